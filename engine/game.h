@@ -1,0 +1,105 @@
+// A whole game of PENK for 1-4 players (R2-R5), driven by a seeded random
+// source: the same seed and the same decisions give the same game.
+//
+// Game is a plain value (fixed arrays, no heap), so AI players may copy it
+// freely to look ahead.
+#ifndef PENK_ENGINE_GAME_H_
+#define PENK_ENGINE_GAME_H_
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include "absl/strings/string_view.h"
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "engine/action.h"
+#include "engine/dice.h"
+#include "engine/rng.h"
+#include "engine/rules.h"
+#include "engine/sheet.h"
+
+namespace penk {
+
+inline constexpr int kMaxPlayers = 4;
+
+enum class Phase {
+  kKeep,  // the player chooses dice to keep before a reroll (R2.2)
+  kMark,  // after the last roll: a marking or a failure (R3)
+  kOver,  // the game has ended (R5)
+};
+
+// What happened in the last completed turn, for display.
+struct TurnReport {
+  int player = -1;
+  Dice final_dice;
+  uint32_t circled = 0;  // cells circled, 0 for a failure or no action
+  int failed_column = 0; // 1..5 for a failure (R3.5), else 0
+  uint32_t penk_rows = 0;     // bit k-1: row k completed (R4.1)
+  uint32_t penk_columns = 0;  // bit v-1: column v completed
+  bool last_round_started = false;
+};
+
+class Game {
+ public:
+  static absl::StatusOr<Game> Create(int players, const Rules& rules, uint64_t seed);
+
+  int players() const { return players_; }
+  const Rules& rules() const { return rules_; }
+  const Sheet& sheet(int p) const { return sheets_[p]; }
+  int current() const { return current_; }
+  Phase phase() const { return phase_; }
+  bool over() const { return phase_ == Phase::kOver; }
+  const Dice& dice() const { return dice_; }
+  int rerolls_left() const { return rerolls_left_; }
+  // R5.2: some player has two closed columns; this round is the last.
+  bool last_round() const { return last_round_; }
+  int turns(int p) const { return turns_[p]; }
+  int round() const { return turns_[players_ - 1] + 1; }
+  const TurnReport& last_turn() const { return last_turn_; }
+  int Score(int p) const;
+
+  // R2.2: keep `keep` (a sub-multiset of the dice) and reroll the rest.
+  // Keeping all six dice stops rolling.
+  absl::Status Keep(const Dice& keep);
+  // R3.2-R3.4: circle the cells of a legal marking.
+  absl::Status Mark(uint32_t cells);
+  // R3.5: cross the free cells of column `face` when no group is legal.
+  absl::Status Fail(int face);
+  // Applies a decision in R7 text: a keep (or "stop") in the keep phase, a
+  // marking or "fail:v" in the mark phase.
+  absl::Status Apply(absl::string_view text);
+  absl::Status Apply(const Action& action);
+  // Parses R7 text as a decision for the current phase, without applying it.
+  absl::StatusOr<Action> ParseAction(absl::string_view text) const;
+  // Every legal decision now: distinct keeps, or markings, or failures.
+  std::vector<Action> LegalActions() const;
+
+ private:
+  Game() = default;
+  void StartTurn();
+  void EndTurn(uint32_t circled, int failed_column);
+  void RollDice(const Dice& keep);
+
+  int players_ = 1;
+  Rules rules_;
+  Rng rng_;
+  std::array<Sheet, kMaxPlayers> sheets_{};
+  std::array<int, kMaxPlayers> turns_{};
+  int current_ = 0;
+  Phase phase_ = Phase::kKeep;
+  Dice dice_;
+  int rerolls_left_ = 0;
+  bool last_round_ = false;
+  TurnReport last_turn_;
+};
+
+// Does marking `cells` by a player on `before` complete lines (R4.1)?
+// Returns completed rows (bits k-1) and columns (bits v-1) under `rules`.
+void CompletedLines(const Sheet& before, uint32_t cells, const Rules& rules, uint32_t* rows,
+                    uint32_t* columns);
+
+}  // namespace penk
+
+#endif  // PENK_ENGINE_GAME_H_

@@ -1,0 +1,97 @@
+#include "solver/advisor.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "engine/dice_space.h"
+#include "engine/marking.h"
+
+namespace penk {
+namespace {
+
+// Unsorted column codes of a validated solitaire sheet: column v-1 is face v.
+ColumnCodes CodesInPlace(const Sheet& sheet) {
+  ColumnCodes codes{};
+  for (int v = 1; v <= kColumns; ++v) {
+    uint32_t rows = ColumnRows(sheet.circled, v);
+    codes[v - 1] = sheet.ColumnClosed(v) ? static_cast<uint8_t>(kClosedBase + rows) : OpenCode(rows);
+  }
+  return codes;
+}
+
+double MarkValue(const SolitaireTable& table, const ColumnCodes& codes, uint32_t cells) {
+  ColumnCodes next = codes;
+  for (int v = 1; v <= kColumns; ++v)
+    if (uint32_t rows = ColumnRows(cells, v)) next[v - 1] = OpenCode(CodeRows(next[v - 1]) | rows);
+  return table.ValueOfCodes(next);
+}
+
+double FailValue(const SolitaireTable& table, const ColumnCodes& codes, int face) {
+  ColumnCodes next = codes;
+  next[face - 1] = static_cast<uint8_t>(kClosedBase + CodeRows(next[face - 1]));
+  return table.ValueOfCodes(next);
+}
+
+absl::Status CheckLive(const SolitaireTable& table, const Sheet& sheet) {
+  absl::StatusOr<double> v = table.Value(sheet);  // validates the sheet and the table's depth
+  if (!v.ok()) return v.status();
+  if (sheet.ClosedColumns() >= 2)
+    return absl::FailedPreconditionError(absl::StrCat(
+        "sheet ", FormatSheet(sheet), " has two closed columns: the game is over (R5.2)"));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<TurnValues> SolveSolitaireTurn(const SolitaireTable& table, const Sheet& sheet) {
+  if (absl::Status s = CheckLive(table, sheet); !s.ok()) return s;
+  const ColumnCodes codes = CodesInPlace(sheet);
+  TurnValues turn;
+  std::vector<double> scratch(MarkingCatalog::Get().size());
+  FinalRollValues(
+      sheet, [&](uint32_t cells) { return MarkValue(table, codes, cells); },
+      [&](int face) { return FailValue(table, codes, face); }, scratch.data(),
+      turn.roll[0].data());
+  SolveTurn(turn);
+  return turn;
+}
+
+std::vector<RankedAction> RankActions(const TurnValues& turn, const SolitaireTable& table,
+                                      const Sheet& sheet, const Dice& roll, int rerolls) {
+  const DiceSpace& space = DiceSpace::Get();
+  const int r = space.RollIndex(roll);
+  std::vector<RankedAction> out;
+  if (rerolls > 0) {
+    for (int16_t k : space.SubKeeps(r))
+      out.push_back({Action::Keep(space.keep(k)), turn.KeepValue(rerolls, r, k)});
+  } else {
+    const ColumnCodes codes = CodesInPlace(sheet);
+    for (uint32_t cells : LegalMarkings(sheet, roll))
+      out.push_back({Action::Mark(cells), MarkValue(table, codes, cells)});
+    if (out.empty())
+      for (int v : FailureColumns(sheet)) out.push_back({Action::Fail(v), FailValue(table, codes, v)});
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const RankedAction& a, const RankedAction& b) { return a.value > b.value; });
+  return out;
+}
+
+absl::StatusOr<std::vector<RankedAction>> RankActions(const SolitaireTable& table,
+                                                      const Sheet& sheet, const Dice& roll,
+                                                      int rerolls) {
+  if (rerolls < 0 || rerolls > kRerolls)
+    return absl::InvalidArgumentError(
+        absl::StrCat("rerolls left must be 0, 1 or 2 (R2.2); got ", rerolls));
+  if (roll.size() != kDice)
+    return absl::InvalidArgumentError(absl::StrCat("roll must be 6 dice; got ", FormatDice(roll)));
+  if (rerolls == 0) {
+    if (absl::Status s = CheckLive(table, sheet); !s.ok()) return s;
+    TurnValues unused;
+    return RankActions(unused, table, sheet, roll, 0);
+  }
+  absl::StatusOr<TurnValues> turn = SolveSolitaireTurn(table, sheet);
+  if (!turn.ok()) return turn.status();
+  return RankActions(*turn, table, sheet, roll, rerolls);
+}
+
+}  // namespace penk

@@ -1,0 +1,106 @@
+#include "solver/solitaire_dp.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+#include "engine/marking.h"
+#include "engine/score.h"
+#include "solver/turn_solver.h"
+
+namespace penk {
+namespace {
+
+}  // namespace
+
+int ScoreOfCodes(const ColumnCodes& codes, const Rules& rules) {
+  int total = 0;
+  int row_count[kRows] = {};
+  for (uint8_t code : codes) {
+    uint32_t rows = CodeRows(code);
+    int n = std::popcount(rows);
+    for (int k = 0; k < kRows; ++k) row_count[k] += rows >> k & 1;
+    if (n >= rules.line_min)  // R6.2
+      for (int k = 0; k < kRows; ++k)
+        if (rows >> k & 1) total += kRowPoints[k];
+  }
+  for (int k = 0; k < kRows; ++k)
+    if (row_count[k] >= rules.line_min) total += row_count[k] * kRowPoints[k];  // R6.1
+  return total;
+}
+
+double SolitaireTable::ValueOfCodes(ColumnCodes c) const {
+  SortCodes(c);
+  if (CodeClosed(c[3])) return ScoreOfCodes(c, rules_);  // two closed columns: over (R5.2)
+  return values_[StateIndex(c)];
+}
+
+absl::StatusOr<double> SolitaireTable::Value(const Sheet& sheet) const {
+  absl::StatusOr<ColumnCodes> codes = SolitaireCodes(sheet);
+  if (!codes.ok()) return codes.status();
+  double v = ValueOfCodes(*codes);
+  if (std::isnan(v))
+    return absl::FailedPreconditionError(
+        absl::StrCat("the table solves positions with at most ", max_free_,
+                     " free cells; this sheet has ", sheet.FreeCount()));
+  return v;
+}
+
+SolitaireTable BuildSolitaireTable(const Rules& rules, int max_free,
+                                   const BuildProgress& progress) {
+  std::vector<double> values(kNumSolitaireStates, std::nan(""));
+  // Layers by free cells: every successor has fewer, so is solved before.
+  std::vector<std::vector<int32_t>> layers(kRows * kColumns + 1);
+  int64_t total = 0;
+  for (int64_t i = 0; i < kNumSolitaireStates; ++i) {
+    int f = FreeCellCount(StateOfIndex(i));
+    if (f <= max_free) {
+      layers[f].push_back(static_cast<int32_t>(i));
+      ++total;
+    }
+  }
+  SolitaireTable table(rules, max_free, std::move(values));
+  std::vector<double>& v = const_cast<std::vector<double>&>(table.values());
+  const MarkingCatalog& catalog = MarkingCatalog::Get();
+  std::atomic<int64_t> done{0};
+
+  for (const std::vector<int32_t>& layer : layers) {
+#pragma omp parallel
+    {
+      std::vector<double> scratch(catalog.size());
+      double final_roll[kNumRolls];
+#pragma omp for schedule(dynamic, 64)
+      for (size_t n = 0; n < layer.size(); ++n) {
+        const ColumnCodes codes = StateOfIndex(layer[n]);
+        const Sheet sheet = SheetOfCodes(codes);
+        FinalRollValues(
+            sheet,
+            [&](uint32_t cells) {
+              ColumnCodes next = codes;
+              for (int c = 0; c < kColumns; ++c) {
+                uint32_t rows = ColumnRows(cells, c + 1);
+                if (rows) next[c] = OpenCode(CodeRows(next[c]) | rows);
+              }
+              return table.ValueOfCodes(next);
+            },
+            [&](int face) {
+              ColumnCodes next = codes;
+              next[face - 1] = static_cast<uint8_t>(kClosedBase + CodeRows(next[face - 1]));
+              return table.ValueOfCodes(next);
+            },
+            scratch.data(), final_roll);
+        v[layer[n]] = TurnStartValue(final_roll);
+        if (progress && omp_get_thread_num() == 0 && (n & 1023) == 0) progress(done + n, total);
+      }
+    }
+    done += layer.size();
+    if (progress) progress(done, total);
+  }
+  return table;
+}
+
+}  // namespace penk

@@ -1,0 +1,60 @@
+// The whole-game DP of solitaire PENK: the optimal expected final score of
+// every live position, by backward induction (R5.2: solitaire ends after the
+// turn that leaves two closed columns).
+//
+// Every turn removes free cells (a marking circles some, a failure crosses
+// some), so positions are solved in layers of increasing free-cell count;
+// within a layer they are independent and shared among OpenMP threads. Each
+// position's widget is the turn solver with "value of the position after the
+// marking" as its leaf.
+#ifndef PENK_SOLVER_SOLITAIRE_DP_H_
+#define PENK_SOLVER_SOLITAIRE_DP_H_
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "engine/rules.h"
+#include "engine/sheet.h"
+#include "solver/solitaire_state.h"
+
+namespace penk {
+
+class SolitaireTable {
+ public:
+  SolitaireTable() = default;
+  // `values` has kNumSolitaireStates entries; positions with more than
+  // `max_free` free cells were not solved (NaN).
+  SolitaireTable(const Rules& rules, int max_free, std::vector<double> values)
+      : rules_(rules), max_free_(max_free), values_(std::move(values)) {}
+
+  const Rules& rules() const { return rules_; }
+  int max_free() const { return max_free_; }
+  const std::vector<double>& values() const { return values_; }
+
+  // Optimal expected final score from the start of a turn on a solitaire
+  // sheet; a finished sheet's value is its score.
+  absl::StatusOr<double> Value(const Sheet& sheet) const;
+  // The same for sorted column codes (live or finished); the hot path.
+  double ValueOfCodes(ColumnCodes sorted) const;
+
+ private:
+  Rules rules_;
+  int max_free_ = 0;
+  std::vector<double> values_;
+};
+
+// Called now and then with the number of positions solved so far.
+using BuildProgress = std::function<void(int64_t done, int64_t total)>;
+
+// Solves every live position with at most `max_free` free cells (25: all).
+SolitaireTable BuildSolitaireTable(const Rules& rules, int max_free = 25,
+                                   const BuildProgress& progress = nullptr);
+
+// Score of the sheet of unsorted codes (R6); fast path for finished positions.
+int ScoreOfCodes(const ColumnCodes& codes, const Rules& rules);
+
+}  // namespace penk
+
+#endif  // PENK_SOLVER_SOLITAIRE_DP_H_

@@ -1,0 +1,115 @@
+#include "solver/solitaire_state.h"
+
+#include <algorithm>
+#include <bit>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+
+namespace penk {
+namespace {
+
+// kTerm[i][a] = C(a + i, i + 1): the colex rank term of the i-th smallest code
+// a of a multiset (turned into a strictly increasing combination a + i).
+struct RankTerms {
+  int64_t term[kColumns][kNumColumnCodes];
+  RankTerms() {
+    int64_t c[70][8] = {};
+    for (int n = 0; n < 70; ++n) {
+      c[n][0] = 1;
+      for (int k = 1; k < 8 && k <= n; ++k) c[n][k] = c[n - 1][k - 1] + (k <= n - 1 ? c[n - 1][k] : 0);
+    }
+    for (int i = 0; i < kColumns; ++i)
+      for (int a = 0; a < kNumColumnCodes; ++a) term[i][a] = c[a + i][i + 1];
+  }
+};
+const RankTerms kRank;
+
+}  // namespace
+
+uint32_t ColumnRows(uint32_t cells, int face) {
+  uint32_t col = cells >> (face - 1);
+  return (col & 1) | (col >> 4 & 2) | (col >> 8 & 4) | (col >> 12 & 8) | (col >> 16 & 16);
+}
+
+Sheet SheetOfCodes(const ColumnCodes& codes) {
+  Sheet s;
+  for (int v = 1; v <= kColumns; ++v) {
+    uint32_t rows = CodeRows(codes[v - 1]);
+    for (int k = 1; k <= kRows; ++k)
+      if (rows >> (k - 1) & 1) s.circled |= CellBit(v, k);
+    if (CodeClosed(codes[v - 1])) s.crossed |= ColumnMask(v) & ~s.circled;
+  }
+  return s;
+}
+
+void SortCodes(ColumnCodes& c) {
+  auto cs = [&](int i, int j) {
+    uint8_t a = c[i], b = c[j];
+    c[i] = std::min(a, b);
+    c[j] = std::max(a, b);
+  };
+  cs(0, 1); cs(3, 4); cs(2, 4); cs(2, 3); cs(0, 3); cs(0, 2); cs(1, 4); cs(1, 3); cs(1, 2);
+}
+
+int ClosedCount(const ColumnCodes& codes) {
+  int n = 0;
+  for (uint8_t c : codes) n += CodeClosed(c);
+  return n;
+}
+
+int FreeCellCount(const ColumnCodes& codes) {
+  int n = 0;
+  for (uint8_t c : codes)
+    if (!CodeClosed(c)) n += kRows - std::popcount(static_cast<uint32_t>(c));
+  return n;
+}
+
+int64_t StateIndex(const ColumnCodes& s) {
+  if (!CodeClosed(s[4]))
+    return kRank.term[0][s[0]] + kRank.term[1][s[1]] + kRank.term[2][s[2]] +
+           kRank.term[3][s[3]] + kRank.term[4][s[4]];
+  return kStatesAllOpen + (s[4] - kClosedBase) * kStatesPerClosedMask + kRank.term[0][s[0]] +
+         kRank.term[1][s[1]] + kRank.term[2][s[2]] + kRank.term[3][s[3]];
+}
+
+ColumnCodes StateOfIndex(int64_t index) {
+  ColumnCodes codes{};
+  int open = kColumns;
+  if (index >= kStatesAllOpen) {
+    index -= kStatesAllOpen;
+    codes[4] = static_cast<uint8_t>(kClosedBase + index / kStatesPerClosedMask);
+    index %= kStatesPerClosedMask;
+    open = 4;
+  }
+  // Colex unranking: the largest element first.
+  for (int i = open - 1; i >= 0; --i) {
+    int a = kOpenCodes - 1;
+    while (kRank.term[i][a] > index) --a;
+    codes[i] = static_cast<uint8_t>(a);
+    index -= kRank.term[i][a];
+  }
+  return codes;
+}
+
+absl::StatusOr<ColumnCodes> SolitaireCodes(const Sheet& sheet) {
+  ColumnCodes codes{};
+  for (int v = 1; v <= kColumns; ++v) {
+    uint32_t rows = ColumnRows(sheet.circled, v);
+    uint32_t crossed = ColumnRows(sheet.crossed, v);
+    if (crossed == 0) {
+      codes[v - 1] = OpenCode(rows);
+    } else if ((rows | crossed) == 31) {
+      codes[v - 1] = static_cast<uint8_t>(kClosedBase + rows);
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "sheet ", FormatSheet(sheet), " is not a solitaire position: column ", v,
+          " has crossed cells but is not closed (in solitaire only a failure crosses, R3.5, "
+          "and it crosses the whole column)"));
+    }
+  }
+  SortCodes(codes);
+  return codes;
+}
+
+}  // namespace penk

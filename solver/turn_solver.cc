@@ -1,0 +1,82 @@
+#include "solver/turn_solver.h"
+
+#include <algorithm>
+
+namespace penk {
+namespace {
+
+// The lattice's links with kNoKeep replaced by a sentinel slot holding -inf,
+// so the inner loops have no branches.
+struct Links {
+  static constexpr int kSentinel = kNumKeeps;
+  int16_t add[kNumKeepsBelowSix][kFaces];
+  int16_t remove[kNumKeeps][kFaces];
+  double roll_probability[kNumRolls];
+
+  Links() {
+    const DiceSpace& s = DiceSpace::Get();
+    for (int k = 0; k < kNumKeeps; ++k)
+      for (int f = 0; f < kFaces; ++f) {
+        if (k < kNumKeepsBelowSix) add[k][f] = s.Add(k, f);
+        remove[k][f] = s.Remove(k, f) == kNoKeep ? kSentinel : s.Remove(k, f);
+      }
+    for (int r = 0; r < kNumRolls; ++r) roll_probability[r] = s.RollProbability(r);
+  }
+  static const Links& Get() {
+    static const Links* const links = new Links();
+    return *links;
+  }
+};
+
+// One reroll stage. lattice[462..923] holds the values of the rolls with one
+// reroll fewer; on return lattice[0..461] holds keep values (before the
+// reroll) and best[462..923] the value of each roll with this reroll left:
+// the best of stopping (final[r], R2.2) and of every smaller keep, found as a
+// running maximum from the empty keep up.
+inline void Stage(const Links& l, const double* final, double* lattice, double* best) {
+  for (int k = kNumKeepsBelowSix - 1; k >= 0; --k) {
+    const int16_t* a = l.add[k];
+    lattice[k] = (lattice[a[0]] + lattice[a[1]] + lattice[a[2]] + lattice[a[3]] + lattice[a[4]] +
+                  lattice[a[5]]) *
+                 (1.0 / 6.0);
+  }
+  best[Links::kSentinel] = kIllegal;
+  for (int k = 0; k < kNumKeeps; ++k) {
+    const int16_t* r = l.remove[k];
+    double m = k < kNumKeepsBelowSix ? lattice[k] : final[k - kNumKeepsBelowSix];
+    for (int f = 0; f < kFaces; ++f) m = std::max(m, best[r[f]]);
+    best[k] = m;
+  }
+}
+
+}  // namespace
+
+void SolveTurn(TurnValues& t) {
+  const Links& l = Links::Get();
+  double lattice[kNumKeeps + 1], best[kNumKeeps + 1];
+  for (int n = 1; n <= kRerolls; ++n) {
+    std::copy(t.roll[n - 1].begin(), t.roll[n - 1].end(), lattice + kNumKeepsBelowSix);
+    Stage(l, t.roll[0].data(), lattice, best);
+    std::copy(lattice, lattice + kNumKeepsBelowSix, t.keep[n - 1].begin());
+    std::copy(best + kNumKeepsBelowSix, best + kNumKeeps, t.roll[n].begin());
+  }
+  double start = 0;
+  for (int r = 0; r < kNumRolls; ++r) start += l.roll_probability[r] * t.roll[kRerolls][r];
+  t.start = start;
+}
+
+double TurnStartValue(const double* final_roll_value) {
+  const Links& l = Links::Get();
+  double lattice[kNumKeeps + 1], best[kNumKeeps + 1];
+  std::copy(final_roll_value, final_roll_value + kNumRolls, lattice + kNumKeepsBelowSix);
+  for (int n = 1; n <= kRerolls; ++n) {
+    Stage(l, final_roll_value, lattice, best);
+    std::copy(best + kNumKeepsBelowSix, best + kNumKeeps, lattice + kNumKeepsBelowSix);
+  }
+  double start = 0;
+  for (int r = 0; r < kNumRolls; ++r)
+    start += l.roll_probability[r] * lattice[kNumKeepsBelowSix + r];
+  return start;
+}
+
+}  // namespace penk

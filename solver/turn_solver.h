@@ -1,0 +1,85 @@
+// Expectimax over one turn (R2, R3) on the multiset space of dice.
+//
+// Input: the value of every final roll (after the last roll, the best marking
+// or failure under some valuation of the resulting position). Output: the
+// value of every decision point of the turn. The valuation is the caller's:
+// expected final score, a win probability, a heuristic -- the turn is the same.
+//
+// Keeps are evaluated once per stage on the keep lattice (DiceSpace): the
+// value of keeping K before a reroll is the mean over one more die of the
+// value of K + die, down from six dice; the best keep of a roll is a running
+// maximum over the lattice from small keeps up. Both are O(924 * 6) per stage
+// instead of O(462 rolls * subsets * outcomes).
+#ifndef PENK_SOLVER_TURN_SOLVER_H_
+#define PENK_SOLVER_TURN_SOLVER_H_
+
+#include <array>
+#include <cstdint>
+#include <limits>
+
+#include "engine/dice_space.h"
+#include "engine/marking.h"
+#include "engine/sheet.h"
+
+namespace penk {
+
+inline constexpr int kRerolls = 2;  // R2.2
+inline constexpr double kIllegal = -std::numeric_limits<double>::infinity();
+
+struct TurnValues {
+  // roll[n][r]: value of holding roll r with n rerolls left, playing on optimally.
+  // roll[0] is the caller's input: the value of each final roll.
+  std::array<std::array<double, kNumRolls>, kRerolls + 1> roll;
+  // keep[n-1][k]: value of keeping keep k (fewer than six dice) and rerolling
+  // the others when n rerolls are left (n = 1, 2).
+  std::array<std::array<double, kNumKeepsBelowSix>, kRerolls> keep;
+  // Value before the first roll of the turn.
+  double start = 0;
+
+  // Value of choosing keep k from roll r with n >= 1 rerolls left: keeping
+  // all six dice is stopping (R2.2), anything else rerolls.
+  double KeepValue(int n, int roll_index, int k) const {
+    return k >= kNumKeepsBelowSix ? roll[0][roll_index] : keep[n - 1][k];
+  }
+};
+
+// Fills t.roll[1..2], t.keep and t.start from t.roll[0].
+void SolveTurn(TurnValues& t);
+
+// The same computation keeping nothing but the start value: the whole-game
+// DP's hot path.
+double TurnStartValue(const double* final_roll_value);
+
+// The value of each final roll on `sheet`: the best legal marking under
+// mark_value(cells), or, when no group is legal (R3.5), the best failure under
+// fail_value(face). `scratch` holds one double per catalog marking.
+template <class MarkValue, class FailValue>
+void FinalRollValues(const Sheet& sheet, MarkValue&& mark_value, FailValue&& fail_value,
+                     double* scratch, double* out) {
+  const MarkingCatalog& catalog = MarkingCatalog::Get();
+  const uint32_t blocked = ~sheet.free();
+  for (int id = 0; id < catalog.size(); ++id)
+    scratch[id] = (catalog.cells(id) & blocked) ? kIllegal : mark_value(catalog.cells(id));
+  double failure = kIllegal;
+  bool failure_known = false;
+  for (int r = 0; r < kNumRolls; ++r) {
+    double best = kIllegal;
+    for (uint16_t id : catalog.ForRoll(r)) best = scratch[id] > best ? scratch[id] : best;
+    if (best == kIllegal) {  // R3.5: no legal group, cross a column
+      if (!failure_known) {
+        for (int v = 1; v <= kColumns; ++v)
+          if (!sheet.ColumnClosed(v)) {
+            double x = fail_value(v);
+            failure = x > failure ? x : failure;
+          }
+        failure_known = true;
+      }
+      best = failure;
+    }
+    out[r] = best;
+  }
+}
+
+}  // namespace penk
+
+#endif  // PENK_SOLVER_TURN_SOLVER_H_

@@ -1,0 +1,90 @@
+#include "tables/table_file.h"
+
+#include <cstdio>
+#include <exception>
+#include <fstream>
+
+#include <boost/archive/binary_iarchive.hpp>
+#include <boost/archive/binary_oarchive.hpp>
+#include <boost/crc.hpp>
+#include <boost/serialization/array_wrapper.hpp>
+#include <boost/serialization/string.hpp>
+
+#include "absl/strings/str_cat.h"
+
+namespace boost::serialization {
+template <class Archive>
+void serialize(Archive& ar, penk::TableHeader& h, const unsigned int) {
+  ar& h.magic& h.format_version& h.rules& h.state_count& h.max_free& h.checksum;
+}
+}  // namespace boost::serialization
+
+namespace penk {
+
+uint32_t ValuesChecksum(const std::vector<double>& values) {
+  boost::crc_32_type crc;
+  crc.process_bytes(values.data(), values.size() * sizeof(double));
+  return crc.checksum();
+}
+
+absl::Status WriteTable(const SolitaireTable& table, const std::string& path) {
+  TableHeader h;
+  h.magic = kTableMagic;
+  h.format_version = kTableFormatVersion;
+  h.rules = FormatRules(table.rules());
+  h.state_count = table.values().size();
+  h.max_free = table.max_free();
+  h.checksum = ValuesChecksum(table.values());
+  const std::string tmp = path + ".tmp";
+  try {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return absl::UnavailableError(absl::StrCat("cannot write table file ", tmp));
+    boost::archive::binary_oarchive ar(out);
+    ar << h;
+    ar << boost::serialization::make_array(table.values().data(), table.values().size());
+    out.flush();
+    if (!out) return absl::UnavailableError(absl::StrCat("writing table file ", tmp, " failed"));
+  } catch (const std::exception& e) {
+    std::remove(tmp.c_str());
+    return absl::UnavailableError(absl::StrCat("writing table file ", tmp, " failed: ", e.what()));
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    return absl::UnavailableError(absl::StrCat("cannot move the new table into ", path));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<SolitaireTable> ReadTable(const std::string& path, const Rules& rules) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat("table file ", path, " not found"));
+  auto bad = [&](absl::string_view why) {
+    return absl::DataLossError(absl::StrCat("table file ", path, " refused: ", why));
+  };
+  TableHeader h;
+  std::vector<double> values;
+  try {
+    boost::archive::binary_iarchive ar(in);
+    ar >> h;
+    if (h.magic != kTableMagic) return bad("not a PENK value table");
+    if (h.format_version != kTableFormatVersion)
+      return bad(absl::StrCat("format version ", h.format_version, ", this penk reads version ",
+                              kTableFormatVersion, " (rebuild it with penk tables build)"));
+    if (h.rules != FormatRules(rules))
+      return bad(absl::StrCat("it is for rules ", h.rules, ", not ", FormatRules(rules)));
+    if (h.state_count != static_cast<uint64_t>(kNumSolitaireStates))
+      return bad(absl::StrCat("it has ", h.state_count, " states, expected ",
+                              kNumSolitaireStates));
+    if (h.max_free < 0 || h.max_free > kRows * kColumns)
+      return bad(absl::StrCat("solved depth ", h.max_free, " is not 0..25"));
+    values.resize(h.state_count);
+    ar >> boost::serialization::make_array(values.data(), values.size());
+  } catch (const std::exception& e) {
+    return bad(absl::StrCat("truncated or corrupted (", e.what(), ")"));
+  }
+  if (in.peek() != std::ifstream::traits_type::eof()) return bad("trailing bytes after the values");
+  if (ValuesChecksum(values) != h.checksum) return bad("checksum mismatch: the values are corrupted");
+  return SolitaireTable(rules, h.max_free, std::move(values));
+}
+
+}  // namespace penk

@@ -1,0 +1,43 @@
+// The solitaire value table on disk.
+//
+// A Boost.Serialization binary archive: a header (magic, format version, rule
+// variant, state count, solved depth, CRC-32 of the values), then the values
+// as one flat array of doubles in state-index order, so loading is one read.
+// Loading checks every header field against what the caller expects and the
+// checksum against the values, and refuses a missing, truncated, corrupted or
+// mismatched file with a one-line reason. Writing goes to a temporary file
+// renamed into place, so a failed or interrupted write never loses a table.
+#ifndef PENK_TABLES_TABLE_FILE_H_
+#define PENK_TABLES_TABLE_FILE_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "engine/rules.h"
+#include "solver/solitaire_dp.h"
+
+namespace penk {
+
+inline constexpr uint32_t kTableFormatVersion = 1;
+inline constexpr char kTableMagic[] = "PENK solitaire value table";
+
+struct TableHeader {
+  std::string magic;
+  uint32_t format_version = 0;
+  std::string rules;  // FormatRules()
+  uint64_t state_count = 0;
+  int32_t max_free = 0;
+  uint32_t checksum = 0;  // CRC-32 of the values' bytes
+};
+
+uint32_t ValuesChecksum(const std::vector<double>& values);
+
+absl::Status WriteTable(const SolitaireTable& table, const std::string& path);
+// Reads a table and checks that it is for `rules`.
+absl::StatusOr<SolitaireTable> ReadTable(const std::string& path, const Rules& rules);
+
+}  // namespace penk
+
+#endif  // PENK_TABLES_TABLE_FILE_H_

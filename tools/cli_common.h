@@ -1,0 +1,42 @@
+// Shared pieces of the `penk` command line: option parsing helpers and the
+// single way a command reports bad input (one line on stderr, exit code 2).
+#ifndef PENK_TOOLS_CLI_COMMON_H_
+#define PENK_TOOLS_CLI_COMMON_H_
+
+#include <string>
+
+#include "CLI/CLI.hpp"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "engine/dice.h"
+#include "engine/rules.h"
+#include "engine/sheet.h"
+
+namespace penk::cli {
+
+// Thrown by commands for bad input; main prints "penk: <message>" and exits 2.
+struct UsageError {
+  std::string message;
+};
+
+// Value of a StatusOr, or a UsageError with its message.
+template <class T>
+T OrFail(absl::StatusOr<T> value) {
+  if (!value.ok()) throw UsageError{std::string(value.status().message())};
+  return *std::move(value);
+}
+inline void OrFail(const absl::Status& status) {
+  if (!status.ok()) throw UsageError{std::string(status.message())};
+}
+
+// Adds `--rules` to a subcommand, bound to `text`.
+void AddRulesOption(CLI::App* app, std::string* text);
+
+// Each file of tools/ registers its subcommands here.
+void RegisterScoreAndMoves(CLI::App& app);
+void RegisterPlay(CLI::App& app);
+void RegisterSolverCommands(CLI::App& app);
+
+}  // namespace penk::cli
+
+#endif  // PENK_TOOLS_CLI_COMMON_H_

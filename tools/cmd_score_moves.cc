@@ -1,0 +1,61 @@
+// `penk score` and `penk moves`: the rules engine from the command line.
+#include <cstdio>
+#include <memory>
+
+#include "engine/marking.h"
+#include "engine/score.h"
+#include "tools/cli_common.h"
+
+namespace penk::cli {
+namespace {
+
+struct ScoreArgs {
+  std::string sheet, rules;
+};
+
+void RunScore(const ScoreArgs& a) {
+  Sheet sheet = OrFail(ParseSheet(a.sheet));
+  Rules rules = OrFail(ParseRules(a.rules));
+  ScoreBreakdown s = ScoreSheet(sheet, rules);
+  for (int k = 1; k <= kRows; ++k)
+    std::printf("row %d (%d points a cell): %d circled -> %d\n", k, kRowPoints[k - 1],
+                std::popcount(sheet.circled & RowMask(k)), s.row[k - 1]);
+  for (int v = 1; v <= kColumns; ++v)
+    std::printf("column %d: %d circled -> %d\n", v, std::popcount(sheet.circled & ColumnMask(v)),
+                s.column[v - 1]);
+  std::printf("total: %d\n", s.total);
+}
+
+struct MovesArgs {
+  std::string sheet = "...../...../...../...../.....", roll;
+};
+
+void RunMoves(const MovesArgs& a) {
+  Sheet sheet = OrFail(ParseSheet(a.sheet));
+  Dice roll = OrFail(ParseRoll(a.roll));
+  std::vector<uint32_t> markings = LegalMarkings(sheet, roll);
+  for (uint32_t m : markings) std::printf("%s\n", FormatMarking(m).c_str());
+  if (markings.empty())
+    for (int v : FailureColumns(sheet)) std::printf("fail:%d\n", v);
+}
+
+}  // namespace
+
+void RegisterScoreAndMoves(CLI::App& app) {
+  auto score = std::make_shared<ScoreArgs>();
+  CLI::App* s = app.add_subcommand("score", "score a sheet (R6), by row and by column");
+  s->add_option("sheet", score->sheet, "sheet in R7.3 notation, e.g. ooo.o/..o.x/....x/..o.x/....x")
+      ->required();
+  AddRulesOption(s, &score->rules);
+  s->callback([score] { RunScore(*score); });
+
+  auto moves = std::make_shared<MovesArgs>();
+  CLI::App* m = app.add_subcommand(
+      "moves", "every legal marking of a roll on a sheet (R3), or the failure choices (R3.5)");
+  m->add_option("--sheet", moves->sheet, "sheet in R7.3 notation")
+      ->default_str("...../...../...../...../.....");
+  m->add_option("--roll", moves->roll, "six dice from 1-5 and J, e.g. 3335JJ")->required();
+  m->callback([moves] { RunMoves(*moves); });
+}
+
+}  // namespace penk::cli

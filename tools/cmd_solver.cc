@@ -1,0 +1,119 @@
+// `penk tables build`, `penk value`, `penk hint`: the solitaire solver.
+#include <cstdio>
+#include <memory>
+
+#include "absl/strings/str_format.h"
+#include "solver/advisor.h"
+#include "tables/table_file.h"
+#include "tables/table_store.h"
+#include "tools/cli_common.h"
+
+namespace penk::cli {
+namespace {
+
+constexpr char kEmptySheet[] = "...../...../...../...../.....";
+
+struct TableArgs {
+  std::string out, rules;
+};
+
+void RunTablesBuild(const TableArgs& a) {
+  Rules rules = OrFail(ParseRules(a.rules));
+  std::string path = a.out.empty() ? DefaultTablePath(rules) : a.out;
+  std::error_code ec;
+  if (auto dir = std::filesystem::path(path).parent_path(); !dir.empty())
+    std::filesystem::create_directories(dir, ec);
+  SolitaireTable table = BuildTableWithProgress(rules, true);
+  OrFail(WriteTable(table, path));
+  std::printf("rules: %s\nstates: %lld\nvalue of the empty sheet: %.6f\ntable: %s\n",
+              FormatRules(rules).c_str(), static_cast<long long>(kNumSolitaireStates),
+              *table.Value(Sheet{}), path.c_str());
+}
+
+struct ValueArgs {
+  std::string sheet = kEmptySheet, rules, table;
+};
+
+void RunValue(const ValueArgs& a) {
+  Sheet sheet = OrFail(ParseSheet(a.sheet));
+  Rules rules = OrFail(ParseRules(a.rules));
+  SolitaireTable table = OrFail(LoadOrBuildTable(rules, a.table));
+  double v = OrFail(table.Value(sheet));
+  std::printf("sheet: %s\n", FormatSheet(sheet).c_str());
+  if (sheet.ClosedColumns() >= 2) std::printf("finished (R5.2): the value is the score\n");
+  std::printf("value: %.6f\n", v);
+}
+
+struct HintArgs {
+  std::string sheet = kEmptySheet, roll, rules, table;
+  int rerolls = 2;
+  int top = 0;
+  bool json = false;
+};
+
+void RunHint(const HintArgs& a) {
+  Sheet sheet = OrFail(ParseSheet(a.sheet));
+  Dice roll = OrFail(ParseRoll(a.roll));
+  Rules rules = OrFail(ParseRules(a.rules));
+  if (a.top < 0) throw UsageError{absl::StrCat("--top must be at least 1; got ", a.top)};
+  SolitaireTable table = OrFail(LoadOrBuildTable(rules, a.table));
+  std::vector<RankedAction> ranked = OrFail(RankActions(table, sheet, roll, a.rerolls));
+  size_t shown = a.top > 0 ? std::min<size_t>(a.top, ranked.size()) : ranked.size();
+  if (a.json) {
+    std::string s = absl::StrFormat(R"({"sheet":"%s","roll":"%s","rerolls":%d,"actions":[)",
+                                    FormatSheet(sheet), FormatDice(roll), a.rerolls);
+    for (size_t i = 0; i < shown; ++i)
+      absl::StrAppendFormat(&s, R"(%s{"action":"%s","value":%.6f})", i ? "," : "",
+                            FormatAction(ranked[i].action), ranked[i].value);
+    std::printf("%s]}\n", s.c_str());
+    return;
+  }
+  std::printf("sheet %s  roll %s  rerolls left %d\n", FormatSheet(sheet).c_str(),
+              FormatDice(roll).c_str(), a.rerolls);
+  const char* what = a.rerolls > 0 ? "keep" : ranked.front().action.kind == Action::kFail
+                                                 ? "failure"
+                                                 : "marking";
+  std::printf("%4s  %-12s %12s %10s\n", "rank", what, "value", "loss");
+  for (size_t i = 0; i < shown; ++i) {
+    std::string name = FormatAction(ranked[i].action);
+    if (a.rerolls > 0 && ranked[i].action.keep.size() == kDice) name += " (stop)";
+    std::printf("%4zu  %-12s %12.6f %10.6f\n", i + 1, name.c_str(), ranked[i].value,
+                ranked.front().value - ranked[i].value);
+  }
+  if (shown < ranked.size()) std::printf("(%zu more; --top 0 shows all)\n", ranked.size() - shown);
+}
+
+}  // namespace
+
+void RegisterSolverCommands(CLI::App& app) {
+  CLI::App* tables = app.add_subcommand("tables", "solitaire value tables");
+  tables->require_subcommand(1);
+  auto build = std::make_shared<TableArgs>();
+  CLI::App* b = tables->add_subcommand("build", "solve every solitaire position and save the table");
+  b->add_option("--out", build->out, "table file (default: " + DefaultTableDir() + "/...)");
+  AddRulesOption(b, &build->rules);
+  b->callback([build] { RunTablesBuild(*build); });
+
+  auto value = std::make_shared<ValueArgs>();
+  CLI::App* v = app.add_subcommand(
+      "value", "optimal expected final score from the start of a turn (solitaire)");
+  v->add_option("--sheet", value->sheet, "sheet in R7.3 notation")->default_str(kEmptySheet);
+  AddRulesOption(v, &value->rules);
+  v->add_option("--table", value->table, "table file (default: built on first use)");
+  v->callback([value] { RunValue(*value); });
+
+  auto hint = std::make_shared<HintArgs>();
+  CLI::App* h = app.add_subcommand(
+      "hint", "what to keep (or mark): every action ranked by expected final score");
+  h->add_option("--sheet", hint->sheet, "sheet in R7.3 notation")->default_str(kEmptySheet);
+  h->add_option("--roll", hint->roll, "the six dice, e.g. 3335JJ")->required();
+  h->add_option("--rerolls", hint->rerolls, "rerolls left: 2, 1 or 0 (0: choose the marking)")
+      ->default_val(2);
+  h->add_option("--top", hint->top, "show only the best K actions (0: all)")->default_val(0);
+  h->add_flag("--json", hint->json, "one JSON object instead of a table");
+  AddRulesOption(h, &hint->rules);
+  h->add_option("--table", hint->table, "table file (default: built on first use)");
+  h->callback([hint] { RunHint(*hint); });
+}
+
+}  // namespace penk::cli
