@@ -1,0 +1,117 @@
+#include "solver/bot.h"
+
+#include <bit>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "engine/dice_space.h"
+#include "engine/marking.h"
+#include "engine/score.h"
+
+namespace penk {
+namespace {
+
+// Keep values computed along different paths of the lattice may differ in the
+// last bits; closer than this they are a tie.
+constexpr double kTieTolerance = 1e-9;
+
+}  // namespace
+
+GreedyBot::GreedyBot() : turn_(std::make_unique<TurnValues>()) {}
+
+int GreedyBot::Gain(const Sheet& sheet, uint32_t cells, const Rules& rules) {
+  Sheet after = sheet;
+  after.circled |= cells;  // R3.2
+  return Score(after, rules) - Score(sheet, rules);  // R6
+}
+
+int GreedyBot::ChooseFailureColumn(const Sheet& sheet) {
+  int best = 0, best_circled = 0, best_free = 0;
+  for (int v : FailureColumns(sheet)) {  // R3.5: columns with a free cell
+    int circled = std::popcount(sheet.circled & ColumnMask(v));
+    int free = std::popcount(sheet.free() & ColumnMask(v));
+    if (best == 0 || circled < best_circled || (circled == best_circled && free < best_free)) {
+      best = v;
+      best_circled = circled;
+      best_free = free;
+    }
+  }
+  return best;
+}
+
+Action GreedyBot::ChooseMarking(const Sheet& sheet, const Dice& roll, const Rules& rules) {
+  const std::vector<uint32_t> markings = LegalMarkings(sheet, roll);  // canonical order
+  if (markings.empty()) return Action::Fail(ChooseFailureColumn(sheet));  // R3.5
+  uint32_t best = markings.front();
+  int best_gain = Gain(sheet, best, rules);
+  for (uint32_t cells : markings) {
+    int gain = Gain(sheet, cells, rules);
+    if (gain > best_gain) {  // strict: ties keep the canonically first
+      best = cells;
+      best_gain = gain;
+    }
+  }
+  return Action::Mark(best);
+}
+
+const TurnValues& GreedyBot::SolvedTurn(const Sheet& sheet, const Rules& rules) {
+  if (solved_ && solved_sheet_ == sheet && solved_rules_ == rules) return *turn_;
+  const int base = Score(sheet, rules);
+  scratch_.resize(MarkingCatalog::Get().size());
+  FinalRollValues(
+      sheet,
+      [&](uint32_t cells) {
+        Sheet after = sheet;
+        after.circled |= cells;
+        return static_cast<double>(Score(after, rules) - base);
+      },
+      [](int) { return -kGreedyFailurePenalty; }, scratch_.data(), turn_->roll[0].data());
+  SolveTurn(*turn_);
+  solved_ = true;
+  solved_sheet_ = sheet;
+  solved_rules_ = rules;
+  return *turn_;
+}
+
+Dice GreedyBot::ChooseKeep(const Sheet& sheet, const Dice& roll, int rerolls,
+                           const Rules& rules) {
+  const TurnValues& t = SolvedTurn(sheet, rules);
+  const DiceSpace& space = DiceSpace::Get();
+  const int r = space.RollIndex(roll);
+  // R2.2: keeping all six dice is stopping; it is considered first so that a
+  // tie goes to stopping.
+  int best = r + kNumKeepsBelowSix;
+  double best_value = t.KeepValue(rerolls, r, best);
+  for (int16_t k : space.SubKeeps(r)) {
+    double v = t.KeepValue(rerolls, r, k);
+    if (v > best_value + kTieTolerance) {
+      best = k;
+      best_value = v;
+    }
+  }
+  return space.keep(best);
+}
+
+Action GreedyBot::Decide(const Game& game) {
+  const Sheet& sheet = game.sheet(game.current());
+  if (game.phase() == Phase::kKeep)
+    return Action::Keep(ChooseKeep(sheet, game.dice(), game.rerolls_left(), game.rules()));
+  return ChooseMarking(sheet, game.dice(), game.rules());
+}
+
+Action RandomBot::Decide(const Game& game) {
+  std::vector<Action> legal = game.LegalActions();
+  if (legal.empty()) return Action{};  // only when the game is over
+  return legal[rng_.Below(static_cast<uint32_t>(legal.size()))];
+}
+
+absl::StatusOr<std::unique_ptr<Player>> MakeBot(absl::string_view name, const Rules&,
+                                                uint64_t seed) {
+  std::string lower = absl::AsciiStrToLower(name);
+  if (lower == "bot" || lower == "greedy") return std::make_unique<GreedyBot>();
+  if (lower == "random") return std::make_unique<RandomBot>(seed);
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown bot \"", name, "\"; known bots: bot, greedy, random"));
+}
+
+}  // namespace penk

@@ -1,0 +1,86 @@
+// Simple built-in bots (issue 2, `penk play`): a greedy one-turn maximiser and
+// a uniformly random player. Strong AIs implement the same Player interface.
+#ifndef PENK_SOLVER_BOT_H_
+#define PENK_SOLVER_BOT_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "engine/action.h"
+#include "engine/dice.h"
+#include "engine/game.h"
+#include "engine/rng.h"
+#include "engine/rules.h"
+#include "engine/sheet.h"
+#include "solver/player.h"
+#include "solver/turn_solver.h"
+
+namespace penk {
+
+// Value of a failure (R3.5) for the greedy bot's expectimax: no gain, minus a
+// small penalty so that a marking worth nothing still beats a failure.
+inline constexpr double kGreedyFailurePenalty = 0.5;
+
+// Greedy: maximises the expected score gain of this turn only. The turn is
+// solved by expectimax (SolveTurn) whose leaf is Score(after) - Score(before)
+// of the best marking of each final roll (R6, with the game's rules), or
+// -kGreedyFailurePenalty when the roll can only fail. Opponents and later
+// turns are ignored. The solved turn is cached per (sheet, rules), so only the
+// first decision of a turn costs a solve (a few hundred microseconds).
+class GreedyBot : public Player {
+ public:
+  GreedyBot();
+  std::string name() const override { return "greedy"; }
+  Action Decide(const Game& game) override;
+
+  // The pieces of Decide, usable on hand-made positions.
+  // The keep maximising TurnValues::KeepValue over the distinct sub-multisets
+  // of `roll` with `rerolls` (1 or 2) rerolls left; on a tie, stopping first,
+  // then the first keep in DiceSpace::SubKeeps order.
+  Dice ChooseKeep(const Sheet& sheet, const Dice& roll, int rerolls, const Rules& rules);
+  // The legal marking of `roll` with the best Gain (ties: canonical order,
+  // R7.4), or when there is none the failure of ChooseFailureColumn.
+  static Action ChooseMarking(const Sheet& sheet, const Dice& roll, const Rules& rules);
+  // Score gain of circling `cells` on `sheet` (R6).
+  static int Gain(const Sheet& sheet, uint32_t cells, const Rules& rules);
+  // The failure column (R3.5) that loses least: fewest circled cells, then
+  // fewest free cells crossed, then the lowest face. 0 if every column is closed.
+  static int ChooseFailureColumn(const Sheet& sheet);
+  // The solved turn on `sheet` (cached).
+  const TurnValues& SolvedTurn(const Sheet& sheet, const Rules& rules);
+
+ private:
+  std::unique_ptr<TurnValues> turn_;
+  std::vector<double> scratch_;
+  bool solved_ = false;
+  Sheet solved_sheet_;
+  Rules solved_rules_;
+};
+
+// Uniform over Game::LegalActions(), from its own seeded random source.
+class RandomBot : public Player {
+ public:
+  explicit RandomBot(uint64_t seed) : rng_(seed) {}
+  std::string name() const override { return "random"; }
+  Action Decide(const Game& game) override;
+
+ private:
+  Rng rng_;
+};
+
+// The names MakeBot accepts: "bot" (the default bot, = greedy), "greedy",
+// "random".
+inline constexpr const char* kBotNames[] = {"bot", "greedy", "random"};
+
+// A bot by name; `seed` seeds the random bot. Rules are taken from the game at
+// each decision, `rules` is for bots that need tables.
+absl::StatusOr<std::unique_ptr<Player>> MakeBot(absl::string_view name, const Rules& rules,
+                                                uint64_t seed = 0);
+
+}  // namespace penk
+
+#endif  // PENK_SOLVER_BOT_H_
