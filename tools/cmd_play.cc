@@ -1,5 +1,413 @@
-// `penk play`: placeholder registration, replaced by the play command.
+// `penk play`: a whole game in the terminal, humans and built-in bots.
+//
+//   penk play --players human,bot [--seed N] [--rules ...]
+//
+// Every turn shows whose turn it is, all sheets side by side, the scores, each
+// roll and the rerolls left; bots print their decisions, humans are prompted
+// on stdin (R7 notation). The seed is printed first so a game can be replayed;
+// with only bots the whole output is a function of the seed and the rules.
+// Exit code: 0 after a finished game (or `q`), 1 on end of input, 2 on bad
+// options.
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
+#include "absl/strings/strip.h"
+#include "engine/game.h"
+#include "engine/marking.h"
+#include "engine/score.h"
+#include "solver/bot.h"
 #include "tools/cli_common.h"
+
 namespace penk::cli {
-void RegisterPlay(CLI::App&) {}
+namespace {
+
+constexpr const char* kSeatNames[] = {"human", "bot", "greedy", "random"};
+constexpr char kAllowedNames[] = "human, bot, greedy, random";
+
+struct PlayArgs {
+  std::string players, rules;
+  uint64_t seed = 0;
+};
+
+struct Seat {
+  std::string name;               // as given in --players (lower case)
+  std::unique_ptr<Player> bot;    // null for a human
+};
+
+// "bot,human" -> validated, lower-case names; UsageError naming the bad entry.
+std::vector<std::string> ParseSeatList(absl::string_view text) {
+  std::vector<std::string> names;
+  for (absl::string_view part : absl::StrSplit(text, ',')) {
+    std::string name = absl::AsciiStrToLower(absl::StripAsciiWhitespace(part));
+    if (name.empty())
+      throw UsageError{absl::StrCat("--players: empty entry in \"", text,
+                                    "\"; give 1-4 comma-separated names from ", kAllowedNames)};
+    bool known = false;
+    for (const char* n : kSeatNames) known = known || name == n;
+    if (!known)
+      throw UsageError{absl::StrCat("--players: unknown player \"", name, "\"; allowed: ",
+                                    kAllowedNames)};
+    names.push_back(name);
+  }
+  if (names.size() > static_cast<size_t>(kMaxPlayers))
+    throw UsageError{absl::StrCat("--players: a game has 1 to 4 players (R1.4); got ",
+                                  names.size(), " in \"", text, "\"")};
+  return names;
+}
+
+std::string Label(const std::vector<Seat>& seats, int p) {
+  return absl::StrCat("player ", p + 1, " (", seats[p].name, ")");
+}
+
+std::string Plural(int n, absl::string_view one, absl::string_view many) {
+  return absl::StrCat(n, " ", n == 1 ? one : many);
+}
+
+// One sheet as a block of lines (R1.2): rows k = 1..5 with their points,
+// columns = faces 1..5; '.' free, 'o' circled, 'x' crossed (R7.3).
+std::vector<std::string> SheetBlock(const Game& game, const std::vector<Seat>& seats, int p) {
+  std::vector<std::string> lines;
+  const bool to_play = !game.over() && game.current() == p;
+  lines.push_back(absl::StrCat("P", p + 1, " ", seats[p].name, to_play ? " (to play)" : ""));
+  lines.push_back("k pts 1 2 3 4 5");
+  const Sheet& s = game.sheet(p);
+  for (int k = 1; k <= kRows; ++k) {
+    std::string line = absl::StrFormat("%d %3d", k, kRowPoints[k - 1]);
+    for (int v = 1; v <= kColumns; ++v) {
+      const uint32_t bit = CellBit(v, k);
+      line += ' ';
+      line += (s.circled & bit) ? 'o' : (s.crossed & bit) ? 'x' : '.';
+    }
+    lines.push_back(line);
+  }
+  lines.push_back(absl::StrCat("score ", game.Score(p)));
+  return lines;
+}
+
+void PrintSheets(const Game& game, const std::vector<Seat>& seats) {
+  std::vector<std::vector<std::string>> blocks;
+  for (int p = 0; p < game.players(); ++p) blocks.push_back(SheetBlock(game, seats, p));
+  // Every block as wide as the widest, so the grids do not move between turns.
+  size_t width = 0;
+  for (const std::vector<std::string>& block : blocks)
+    for (const std::string& l : block) width = std::max(width, l.size());
+  for (size_t line = 0; line < blocks[0].size(); ++line) {
+    std::string out;
+    for (size_t b = 0; b < blocks.size(); ++b) {
+      std::string cell = blocks[b][line];
+      if (b + 1 < blocks.size()) cell.resize(width + 4, ' ');
+      out += cell;
+    }
+    std::printf("%s\n", out.c_str());
+  }
+}
+
+std::string RollLine(const Game& game, int roll_number) {
+  std::string left = game.phase() == Phase::kKeep
+                         ? Plural(game.rerolls_left(), "reroll left", "rerolls left")
+                         : "final";
+  return absl::StrFormat("roll %d: %s  (%s)", roll_number, FormatDice(game.dice()), left);
+}
+
+// Words joined and wrapped at ~78 columns, continuation lines indented.
+std::string Wrap(const std::vector<std::string>& words, size_t indent) {
+  std::string out, line;
+  for (const std::string& w : words) {
+    if (!line.empty() && indent + line.size() + 1 + w.size() > 78) {
+      absl::StrAppend(&out, line, "\n", std::string(indent, ' '));
+      line.clear();
+    }
+    if (!line.empty()) line += ' ';
+    line += w;
+  }
+  return out + line;
+}
+
+// An example keep out of `roll`: its most frequent face 1-5 and its jollies.
+std::string KeepExample(const Dice& roll) {
+  int face = 0;
+  for (int f = 1; f < kNumberFaces; ++f)
+    if (roll.count[f] > roll.count[face]) face = f;
+  Dice keep;
+  keep.count[face] = roll.count[face];
+  keep.count[kJolly] = roll.count[kJolly];
+  return FormatDice(keep);
+}
+
+void PrintHelp(const Game& game) {
+  if (game.phase() == Phase::kKeep) {
+    const std::string roll = FormatDice(game.dice());
+    std::printf(
+        "  keep: the dice to keep in R7.2 notation, part of %s (e.g. %s); the others are "
+        "rerolled.\n  '-' keeps none (rerolls all six); 'stop' or the whole roll %s ends "
+        "rolling (R2.2).\n  %s. 'q' quits.\n",
+        roll.c_str(), KeepExample(game.dice()).c_str(), roll.c_str(),
+        Plural(game.rerolls_left(), "reroll left", "rerolls left").c_str());
+    return;
+  }
+  std::vector<std::string> options;
+  bool failure = false;
+  for (const Action& a : game.LegalActions()) {
+    options.push_back(FormatAction(a));
+    failure = a.kind == Action::kFail;
+  }
+  if (failure) {
+    std::printf("  no group is legal with %s: cross the free cells of one column (R3.5):\n  %s\n",
+                FormatDice(game.dice()).c_str(), Wrap(options, 2).c_str());
+  } else {
+    std::printf("  legal markings (%zu; 1-3 groups face:size joined by '+', R7.4):\n  %s\n",
+                options.size(), Wrap(options, 2).c_str());
+  }
+}
+
+// Reads one line; nullopt at end of input.
+std::optional<std::string> ReadLine() {
+  std::string line;
+  if (!std::getline(std::cin, line)) return std::nullopt;
+  return std::string(absl::StripAsciiWhitespace(line));
+}
+
+[[noreturn]] void EndOfInput(const Game& game, const std::vector<Seat>& seats) {
+  std::printf("\n");
+  std::fflush(stdout);
+  std::fprintf(stderr, "penk: end of input while waiting for %s: game abandoned in round %d\n",
+               Label(seats, game.current()).c_str(), game.round());
+  std::exit(1);
+}
+
+// Prompts a human until a legal decision is applied. Returns it.
+Action HumanTurn(Game& game, const std::vector<Seat>& seats) {
+  const int p = game.current();
+  for (;;) {
+    if (game.phase() == Phase::kKeep)
+      std::printf("%s, keep which dice? (e.g. 333J, - for none, stop; ? help, q quit) > ",
+                  Label(seats, p).c_str());
+    else
+      std::printf("%s, mark what with %s? (e.g. 3:4+5:2, or fail:v; ? lists them, q quit) > ",
+                  Label(seats, p).c_str(), FormatDice(game.dice()).c_str());
+    std::fflush(stdout);
+    std::optional<std::string> line = ReadLine();
+    if (!line) EndOfInput(game, seats);
+    if (!isatty(STDIN_FILENO)) std::printf("%s\n", line->c_str());  // a scripted game reads well
+    const std::string lower = absl::AsciiStrToLower(*line);
+    if (lower == "?" || lower == "help") {
+      PrintHelp(game);
+      continue;
+    }
+    if (lower == "q" || lower == "quit") {
+      std::printf("%s quits: game abandoned in round %d\n", Label(seats, p).c_str(),
+                  game.round());
+      std::fflush(stdout);
+      std::exit(0);
+    }
+    if (line->empty()) {  // would parse as the empty keep: never reroll by accident
+      std::printf("  refused: empty entry; type ? for help\n");
+      continue;
+    }
+    absl::StatusOr<Action> action = game.ParseAction(*line);
+    absl::Status status = action.ok() ? game.Apply(*action) : action.status();
+    if (!status.ok()) {
+      const bool looks_like_mark =
+          game.phase() == Phase::kKeep && lower.find(':') != std::string::npos;
+      std::printf("  refused: %s%s\n", std::string(status.message()).c_str(),
+                  looks_like_mark ? " (rolling is not over: keep dice, or stop to mark)" : "");
+      continue;
+    }
+    return *action;
+  }
+}
+
+void PrintFinal(const Game& game, const std::vector<Seat>& seats) {
+  std::printf("\n=== game over after %s (rules %s) ===\n",
+              Plural(game.turns(0), "round", "rounds").c_str(),
+              FormatRules(game.rules()).c_str());
+  PrintSheets(game, seats);
+  std::printf("\nfinal scores (R6: rows and columns with at least %d circled cells):\n",
+              game.rules().line_min);
+  size_t width = 0;
+  for (int p = 0; p < game.players(); ++p) width = std::max(width, Label(seats, p).size());
+  std::string head = std::string(width, ' ');
+  for (int k = 1; k <= kRows; ++k) absl::StrAppend(&head, " row", k);
+  head += " |";
+  for (int v = 1; v <= kColumns; ++v) absl::StrAppend(&head, " col", v);
+  head += " | total";
+  std::printf("%s\n", head.c_str());
+  int best = -1;
+  for (int p = 0; p < game.players(); ++p) {
+    ScoreBreakdown s = ScoreSheet(game.sheet(p), game.rules());
+    std::string line = Label(seats, p);
+    line.resize(width, ' ');
+    for (int x : s.row) absl::StrAppendFormat(&line, " %4d", x);
+    line += " |";
+    for (int x : s.column) absl::StrAppendFormat(&line, " %4d", x);
+    absl::StrAppendFormat(&line, " | %5d", s.total);
+    std::printf("%s\n", line.c_str());
+    best = std::max(best, s.total);
+  }
+  if (game.players() == 1) {
+    std::printf("solitaire: final score %d\n", best);
+    return;
+  }
+  std::vector<std::string> winners;
+  for (int p = 0; p < game.players(); ++p)
+    if (game.Score(p) == best) winners.push_back(Label(seats, p));
+  if (winners.size() == 1)
+    std::printf("winner: %s with %d points\n", winners[0].c_str(), best);
+  else
+    std::printf("tie (R6.4): %s share the win with %d points\n",
+                absl::StrJoin(winners, ", ").c_str(), best);
+}
+
+void RunPlay(const PlayArgs& a, bool seed_given) {
+  const std::vector<std::string> names = ParseSeatList(a.players);
+  const Rules rules = OrFail(ParseRules(a.rules));
+  uint64_t seed = a.seed;
+  if (!seed_given)
+    seed = static_cast<uint64_t>(
+               std::chrono::system_clock::now().time_since_epoch() / std::chrono::nanoseconds(1)) %
+           1000000000ULL;
+  std::vector<Seat> seats;
+  for (size_t i = 0; i < names.size(); ++i) {
+    Seat seat{names[i], nullptr};
+    if (names[i] != "human")
+      seat.bot = OrFail(MakeBot(names[i], rules, seed ^ (0x9e3779b97f4a7c15ULL * (i + 1))));
+    seats.push_back(std::move(seat));
+  }
+  Game game = OrFail(Game::Create(static_cast<int>(seats.size()), rules, seed));
+
+  std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+  std::printf("rules %s\n", FormatRules(rules).c_str());
+  std::vector<std::string> labels;
+  for (int p = 0; p < game.players(); ++p) labels.push_back(Label(seats, p));
+  std::printf("players: %s\n", absl::StrJoin(labels, ", ").c_str());
+
+  while (!game.over()) {
+    const int p = game.current();
+    std::printf("\n--- round %d: %s ---\n", game.round(), Label(seats, p).c_str());
+    PrintSheets(game, seats);
+    int roll_number = 1;
+    std::printf("%s\n", RollLine(game, roll_number).c_str());
+
+    // R2.2: keeps until the dice are final.
+    while (game.phase() == Phase::kKeep) {
+      Action action;
+      if (seats[p].bot) {
+        action = seats[p].bot->Decide(game);
+        absl::Status status = game.Apply(action);
+        if (!status.ok()) {
+          std::fflush(stdout);
+          std::fprintf(stderr, "penk: internal error: %s chose %s: %s\n", Label(seats, p).c_str(),
+                       FormatAction(action).c_str(), std::string(status.message()).c_str());
+          std::exit(3);
+        }
+      } else {
+        action = HumanTurn(game, seats);
+      }
+      if (action.kind == Action::kKeep && game.phase() == Phase::kMark &&
+          action.keep.size() == kDice) {
+        std::printf("%s stops with %s\n", Label(seats, p).c_str(), FormatDice(game.dice()).c_str());
+      } else {
+        std::printf("%s keeps %s%s\n", Label(seats, p).c_str(), FormatDice(action.keep).c_str(),
+                    action.keep.size() == 0 ? " (rerolls all six)" : "");
+        std::printf("%s\n", RollLine(game, ++roll_number).c_str());
+      }
+    }
+
+    // R3: the marking or failure, and what it sets off.
+    const Sheet before = game.sheet(p);
+    const bool last_round_before = game.last_round();
+    int turns_before[kMaxPlayers];
+    for (int q = 0; q < game.players(); ++q) turns_before[q] = game.turns(q);
+    Action action;
+    if (seats[p].bot) {
+      action = seats[p].bot->Decide(game);
+      absl::Status status = game.Apply(action);
+      if (!status.ok()) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "penk: internal error: %s chose %s: %s\n", Label(seats, p).c_str(),
+                     FormatAction(action).c_str(), std::string(status.message()).c_str());
+        std::exit(3);
+      }
+    } else {
+      action = HumanTurn(game, seats);
+    }
+    const int gain = game.Score(p) - Score(before, rules);
+    if (action.kind == Action::kFail) {
+      std::printf("%s fails %d: no group is legal, crosses %s of column %d (R3.5)\n",
+                  Label(seats, p).c_str(), action.face,
+                  Plural(std::popcount(before.free() & ColumnMask(action.face)), "free cell",
+                         "free cells")
+                      .c_str(),
+                  action.face);
+    } else {
+      std::printf("%s marks %s: %+d, score %d\n", Label(seats, p).c_str(),
+                  FormatMarking(action.cells).c_str(), gain, game.Score(p));
+    }
+    // R4: PENK on every line this marking completed. Computed here rather
+    // than read from Game::last_turn(), which a skipped turn (R3.6) replaces.
+    uint32_t penk_rows = 0, penk_columns = 0;
+    if (action.kind == Action::kMark)
+      CompletedLines(before, action.cells, rules, &penk_rows, &penk_columns);
+    const char* others = game.players() > 1 ? " on the other sheets" : "";
+    for (int k = 1; k <= kRows; ++k)
+      if (penk_rows >> (k - 1) & 1)
+        std::printf("PENK! player %d completed row %d: free cells of row %d crossed%s (R4.2)\n",
+                    p + 1, k, k, others);
+    for (int v = 1; v <= kColumns; ++v)
+      if (penk_columns >> (v - 1) & 1)
+        std::printf(
+            "PENK! player %d completed column %d: free cells of column %d crossed%s (R4.2)\n",
+            p + 1, v, v, others);
+    if (game.last_round() && !last_round_before) {
+      std::vector<std::string> closers;
+      for (int q = 0; q < game.players(); ++q)
+        if (game.sheet(q).ClosedColumns() >= 2) closers.push_back(Label(seats, q));
+      std::string who = absl::StrJoin(closers, ", ");
+      if (game.over())
+        std::printf("%s %s two closed columns (R5.2): the game ends\n", who.c_str(),
+                    closers.size() == 1 ? "has" : "have");
+      else
+        std::printf("LAST ROUND: %s %s two closed columns (R5.2): the game ends after %s\n",
+                    who.c_str(), closers.size() == 1 ? "has" : "have",
+                    Label(seats, game.players() - 1).c_str());
+    }
+    for (int q = 0; q < game.players(); ++q)
+      if (q != p && game.turns(q) > turns_before[q])
+        std::printf("%s has no free cell left and passes (R3.6)\n", Label(seats, q).c_str());
+  }
+  PrintFinal(game, seats);
+}
+
+}  // namespace
+
+void RegisterPlay(CLI::App& app) {
+  auto args = std::make_shared<PlayArgs>();
+  CLI::App* play = app.add_subcommand(
+      "play", "play a game in the terminal: humans (stdin) and built-in bots");
+  play->add_option("--players", args->players,
+                   "1-4 comma-separated players from human, bot (= greedy), greedy, random; "
+                   "e.g. human,bot")
+      ->required();
+  CLI::Option* seed = play->add_option("--seed", args->seed,
+                                       "random seed (default: from the clock; printed first)");
+  AddRulesOption(play, &args->rules);
+  play->callback([args, seed] { RunPlay(*args, seed->count() > 0); });
+}
+
 }  // namespace penk::cli
