@@ -8,14 +8,13 @@
 #include <boost/archive/binary_oarchive.hpp>
 #include <boost/crc.hpp>
 #include <boost/serialization/array_wrapper.hpp>
-#include <boost/serialization/string.hpp>
 
 #include "absl/strings/str_cat.h"
 
 namespace boost::serialization {
 template <class Archive>
 void serialize(Archive& ar, penk::TableHeader& h, const unsigned int) {
-  ar& h.magic& h.format_version& h.rules& h.state_count& h.max_free& h.checksum;
+  ar& h.magic& h.format_version& h.line_min& h.penk_rows& h.state_count& h.max_free& h.checksum;
 }
 }  // namespace boost::serialization
 
@@ -29,19 +28,23 @@ uint32_t ValuesChecksum(const std::vector<double>& values) {
 
 absl::Status WriteTable(const SolitaireTable& table, const std::string& path) {
   TableHeader h;
-  h.magic = kTableMagic;
-  h.format_version = kTableFormatVersion;
-  h.rules = FormatRules(table.rules());
+  h.line_min = table.rules().line_min;
+  h.penk_rows = table.rules().penk_rows;
   h.state_count = table.values().size();
   h.max_free = table.max_free();
   h.checksum = ValuesChecksum(table.values());
+  return WriteTableFile(h, table.values(), path);
+}
+
+absl::Status WriteTableFile(const TableHeader& h, const std::vector<double>& values,
+                            const std::string& path) {
   const std::string tmp = path + ".tmp";
   try {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) return absl::UnavailableError(absl::StrCat("cannot write table file ", tmp));
     boost::archive::binary_oarchive ar(out);
     ar << h;
-    ar << boost::serialization::make_array(table.values().data(), table.values().size());
+    ar << boost::serialization::make_array(values.data(), values.size());
     out.flush();
     if (!out) return absl::UnavailableError(absl::StrCat("writing table file ", tmp, " failed"));
   } catch (const std::exception& e) {
@@ -70,8 +73,12 @@ absl::StatusOr<SolitaireTable> ReadTable(const std::string& path, const Rules& r
     if (h.format_version != kTableFormatVersion)
       return bad(absl::StrCat("format version ", h.format_version, ", this penk reads version ",
                               kTableFormatVersion, " (rebuild it with penk tables build)"));
-    if (h.rules != FormatRules(rules))
-      return bad(absl::StrCat("it is for rules ", h.rules, ", not ", FormatRules(rules)));
+    Rules file_rules;
+    file_rules.line_min = h.line_min;
+    file_rules.penk_rows = h.penk_rows != 0;
+    if (file_rules != rules)
+      return bad(absl::StrCat("it is for rules ", FormatRules(file_rules), ", not ",
+                              FormatRules(rules)));
     if (h.state_count != static_cast<uint64_t>(kNumSolitaireStates))
       return bad(absl::StrCat("it has ", h.state_count, " states, expected ",
                               kNumSolitaireStates));

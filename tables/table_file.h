@@ -21,18 +21,25 @@
 namespace penk {
 
 inline constexpr uint32_t kTableFormatVersion = 1;
-inline constexpr char kTableMagic[] = "PENK solitaire value table";
+inline constexpr uint64_t kTableMagic = 0x31454c4241544b50;  // "PKTABLE1"
 
+// Fixed-size fields only: a damaged file can make no field ask for memory.
 struct TableHeader {
-  std::string magic;
-  uint32_t format_version = 0;
-  std::string rules;  // FormatRules()
+  uint64_t magic = kTableMagic;
+  uint32_t format_version = kTableFormatVersion;
+  int32_t line_min = 0;   // Rules::line_min
+  int32_t penk_rows = 0;  // Rules::penk_rows
   uint64_t state_count = 0;
-  int32_t max_free = 0;
+  int32_t max_free = 0;   // positions with more free cells are not solved
   uint32_t checksum = 0;  // CRC-32 of the values' bytes
 };
 
 uint32_t ValuesChecksum(const std::vector<double>& values);
+
+// Writes any header with the values; WriteTable is this with the right header.
+// Tests use it to make files with a wrong version, count or checksum.
+absl::Status WriteTableFile(const TableHeader& header, const std::vector<double>& values,
+                            const std::string& path);
 
 absl::Status WriteTable(const SolitaireTable& table, const std::string& path);
 // Reads a table and checks that it is for `rules`.

@@ -28,31 +28,42 @@ std::string DefaultTablePath(const Rules& rules) {
       .string();
 }
 
-SolitaireTable BuildTableWithProgress(const Rules& rules, bool show_progress) {
+SolitaireTable BuildTableWithProgress(const Rules& rules, int max_free, bool show_progress) {
   const auto start = std::chrono::steady_clock::now();
   BuildProgress bar;
   if (show_progress) {
-    bar = [start, last = -1](int64_t done, int64_t total) mutable {
+    // On a terminal the bar redraws in place; in a log, one line per 10%.
+    const bool tty = isatty(2);
+    bar = [start, tty, last = -1](int64_t done, int64_t total) mutable {
       int percent = static_cast<int>(100 * done / std::max<int64_t>(total, 1));
+      if (!tty) percent -= percent % 10;
       if (percent == last) return;
       last = percent;
       double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       double eta = done > 0 ? elapsed * (total - done) / done : 0;
       int filled = percent * 30 / 100;
-      std::fprintf(stderr, "\r[%.*s%*s] %3d%%  %lld/%lld positions  %.1fs, ETA %.1fs", filled,
+      std::fprintf(stderr, "%s[%.*s%*s] %3d%%  %lld/%lld positions  %.1fs, ETA %.1fs",
+                   tty ? "\r" : "", filled,
                    "##############################", 30 - filled, "", percent,
                    static_cast<long long>(done), static_cast<long long>(total), elapsed, eta);
-      if (done == total) std::fprintf(stderr, "\n");
+      if (done == total || !tty) std::fprintf(stderr, "\n");
     };
   }
-  return BuildSolitaireTable(rules, kRows * kColumns, bar);
+  return BuildSolitaireTable(rules, max_free, bar);
 }
 
 absl::StatusOr<SolitaireTable> LoadOrBuildTable(const Rules& rules, const std::string& path_arg) {
   const std::string path = path_arg.empty() ? DefaultTablePath(rules) : path_arg;
-  if (std::filesystem::exists(path)) return ReadTable(path, rules);
+  if (std::filesystem::exists(path)) {
+    absl::StatusOr<SolitaireTable> table = ReadTable(path, rules);
+    if (!table.ok() && table.status().code() == absl::StatusCode::kDataLoss)
+      return absl::DataLossError(absl::StrCat(table.status().message(),
+                                              "; rebuild it with: penk tables build --out ", path,
+                                              " --rules ", FormatRules(rules)));
+    return table;
+  }
   std::fprintf(stderr, "penk: no table at %s; building it (once, about 10 s)\n", path.c_str());
-  SolitaireTable table = BuildTableWithProgress(rules, isatty(2));
+  SolitaireTable table = BuildTableWithProgress(rules, kRows * kColumns, isatty(2));
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
   if (absl::Status s = WriteTable(table, path); !s.ok())

@@ -19,8 +19,9 @@ std::string DefaultTableDir();
 // e.g. <dir>/solitaire_line-min=3_penk-lines=all.penktable
 std::string DefaultTablePath(const Rules& rules);
 
-// Builds the whole table, drawing a progress bar with an ETA on stderr.
-SolitaireTable BuildTableWithProgress(const Rules& rules, bool show_progress);
+// Builds the table (positions with at most `max_free` free cells; 25: all),
+// drawing a progress bar with an ETA on stderr.
+SolitaireTable BuildTableWithProgress(const Rules& rules, int max_free, bool show_progress);
 
 // Loads the table at `path` (empty: the default path). If the file does not
 // exist, builds it, saves it there and returns it. A file that exists but is

@@ -15,6 +15,7 @@ constexpr char kEmptySheet[] = "...../...../...../...../.....";
 
 struct TableArgs {
   std::string out, rules;
+  int max_free = kRows * kColumns;
 };
 
 void RunTablesBuild(const TableArgs& a) {
@@ -23,11 +24,15 @@ void RunTablesBuild(const TableArgs& a) {
   std::error_code ec;
   if (auto dir = std::filesystem::path(path).parent_path(); !dir.empty())
     std::filesystem::create_directories(dir, ec);
-  SolitaireTable table = BuildTableWithProgress(rules, true);
+  SolitaireTable table = BuildTableWithProgress(rules, a.max_free, true);
   OrFail(WriteTable(table, path));
-  std::printf("rules: %s\nstates: %lld\nvalue of the empty sheet: %.6f\ntable: %s\n",
-              FormatRules(rules).c_str(), static_cast<long long>(kNumSolitaireStates),
-              *table.Value(Sheet{}), path.c_str());
+  std::printf("rules: %s\nstates: %lld\n", FormatRules(rules).c_str(),
+              static_cast<long long>(kNumSolitaireStates));
+  if (a.max_free == kRows * kColumns)
+    std::printf("value of the empty sheet: %.6f\n", *table.Value(Sheet{}));
+  else
+    std::printf("solved: positions with at most %d free cells\n", a.max_free);
+  std::printf("table: %s\n", path.c_str());
 }
 
 struct ValueArgs {
@@ -55,7 +60,6 @@ void RunHint(const HintArgs& a) {
   Sheet sheet = OrFail(ParseSheet(a.sheet));
   Dice roll = OrFail(ParseRoll(a.roll));
   Rules rules = OrFail(ParseRules(a.rules));
-  if (a.top < 0) throw UsageError{absl::StrCat("--top must be at least 1; got ", a.top)};
   SolitaireTable table = OrFail(LoadOrBuildTable(rules, a.table));
   std::vector<RankedAction> ranked = OrFail(RankActions(table, sheet, roll, a.rerolls));
   size_t shown = a.top > 0 ? std::min<size_t>(a.top, ranked.size()) : ranked.size();
@@ -92,6 +96,9 @@ void RegisterSolverCommands(CLI::App& app) {
   CLI::App* b = tables->add_subcommand("build", "solve every solitaire position and save the table");
   b->add_option("--out", build->out, "table file (default: " + DefaultTableDir() + "/...)");
   AddRulesOption(b, &build->rules);
+  b->add_option("--max-free", build->max_free,
+                "solve only positions with at most N free cells (endgame tables, tests)")
+      ->check(CLI::Range(4, 25));
   b->callback([build] { RunTablesBuild(*build); });
 
   auto value = std::make_shared<ValueArgs>();
@@ -108,8 +115,11 @@ void RegisterSolverCommands(CLI::App& app) {
   h->add_option("--sheet", hint->sheet, "sheet in R7.3 notation")->default_str(kEmptySheet);
   h->add_option("--roll", hint->roll, "the six dice, e.g. 3335JJ")->required();
   h->add_option("--rerolls", hint->rerolls, "rerolls left: 2, 1 or 0 (0: choose the marking)")
-      ->default_val(2);
-  h->add_option("--top", hint->top, "show only the best K actions (0: all)")->default_val(0);
+      ->default_val(2)
+      ->check(CLI::Range(0, 2));
+  h->add_option("--top", hint->top, "show only the best K actions (0: all)")
+      ->default_val(0)
+      ->check(CLI::NonNegativeNumber);
   h->add_flag("--json", hint->json, "one JSON object instead of a table");
   AddRulesOption(h, &hint->rules);
   h->add_option("--table", hint->table, "table file (default: built on first use)");

@@ -1,5 +1,6 @@
 // `penk`: the command-line front of the PENK engine and solver.
 #include <cstdio>
+#include <string>
 
 #include "CLI/CLI.hpp"
 #include "tools/cli_common.h"
@@ -11,6 +12,19 @@ int main(int argc, char** argv) {
   penk::cli::RegisterScoreAndMoves(app);
   penk::cli::RegisterPlay(app);
   penk::cli::RegisterSolverCommands(app);
+  // CLI11 would only say "a subcommand is required"; name the unknown word.
+  const std::vector<CLI::App*> commands =
+      app.get_subcommands([](CLI::App*) { return true; });
+  bool known = argc < 2 || argv[1][0] == '-';
+  std::string names;
+  for (CLI::App* sub : commands) {
+    known = known || sub->get_name() == argv[1];
+    names += (names.empty() ? "" : ", ") + sub->get_name();
+  }
+  if (!known) {
+    std::fprintf(stderr, "penk: unknown command \"%s\"; expected one of %s\n", argv[1], names.c_str());
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
