@@ -14,7 +14,7 @@ ColumnCodes CodesInPlace(const Sheet& sheet) {
   ColumnCodes codes{};
   for (int v = 1; v <= kColumns; ++v) {
     uint32_t rows = ColumnRows(sheet.circled, v);
-    codes[v - 1] = sheet.ColumnClosed(v) ? static_cast<uint8_t>(kClosedBase + rows) : OpenCode(rows);
+    codes[v - 1] = static_cast<uint8_t>(sheet.ColumnClosed(v) ? kClosedBase + rows : rows);
   }
   return codes;
 }
@@ -22,7 +22,8 @@ ColumnCodes CodesInPlace(const Sheet& sheet) {
 double MarkValue(const SolitaireTable& table, const ColumnCodes& codes, uint32_t cells) {
   ColumnCodes next = codes;
   for (int v = 1; v <= kColumns; ++v)
-    if (uint32_t rows = ColumnRows(cells, v)) next[v - 1] = OpenCode(CodeRows(next[v - 1]) | rows);
+    if (uint32_t rows = ColumnRows(cells, v))
+      next[v - 1] = ColumnCode(CodeRows(next[v - 1]) | rows, table.blocked_rows());
   return table.ValueOfCodes(next);
 }
 

@@ -40,9 +40,24 @@ double SolitaireTable::ValueOfCodes(ColumnCodes c) const {
 }
 
 absl::StatusOr<double> SolitaireTable::Value(const Sheet& sheet) const {
-  absl::StatusOr<ColumnCodes> codes = SolitaireCodes(sheet);
-  if (!codes.ok()) return codes.status();
-  double v = ValueOfCodes(*codes);
+  absl::StatusOr<SolitairePosition> position = PositionOfSheet(sheet);
+  if (!position.ok()) return position.status();
+  if (sheet.ClosedColumns() >= 2) return ScoreOfCodes(position->codes, rules_);  // R5.2
+  // A row can count as blocked when it has no free cell anyway.
+  uint32_t free_rows = 0;
+  for (int k = 1; k <= kRows; ++k)
+    if (sheet.free() & RowMask(k)) free_rows |= 1u << (k - 1);
+  if ((position->blocked_rows & ~blocked_rows_) || (blocked_rows_ & free_rows)) {
+    if (blocked_rows_ == 0)
+      return absl::InvalidArgumentError(absl::StrCat(
+          "sheet ", FormatSheet(sheet), " is not a solitaire position: it has cells crossed in "
+          "a column that is not closed (in solitaire only a failure crosses, R3.5, and it "
+          "crosses the whole column)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("sheet ", FormatSheet(sheet), " has blocked rows ", position->blocked_rows,
+                     "; this table is for blocked rows ", blocked_rows_));
+  }
+  double v = ValueOfCodes(position->codes);
   if (std::isnan(v))
     return absl::FailedPreconditionError(
         absl::StrCat("the table solves positions with at most ", max_free_,
@@ -51,19 +66,21 @@ absl::StatusOr<double> SolitaireTable::Value(const Sheet& sheet) const {
 }
 
 SolitaireTable BuildSolitaireTable(const Rules& rules, int max_free,
-                                   const BuildProgress& progress) {
+                                   const BuildProgress& progress, uint32_t blocked_rows) {
   std::vector<double> values(kNumSolitaireStates, std::nan(""));
   // Layers by free cells: every successor has fewer, so is solved before.
   std::vector<std::vector<int32_t>> layers(kRows * kColumns + 1);
   int64_t total = 0;
   for (int64_t i = 0; i < kNumSolitaireStates; ++i) {
-    int f = FreeCellCount(StateOfIndex(i));
+    const ColumnCodes codes = StateOfIndex(i);
+    if (!CodesValid(codes, blocked_rows)) continue;
+    int f = FreeCellCount(codes, blocked_rows);
     if (f <= max_free) {
       layers[f].push_back(static_cast<int32_t>(i));
       ++total;
     }
   }
-  SolitaireTable table(rules, max_free, std::move(values));
+  SolitaireTable table(rules, max_free, std::move(values), blocked_rows);
   std::vector<double>& v = const_cast<std::vector<double>&>(table.values());
   const MarkingCatalog& catalog = MarkingCatalog::Get();
   std::atomic<int64_t> done{0};
@@ -76,14 +93,14 @@ SolitaireTable BuildSolitaireTable(const Rules& rules, int max_free,
 #pragma omp for schedule(dynamic, 64)
       for (size_t n = 0; n < layer.size(); ++n) {
         const ColumnCodes codes = StateOfIndex(layer[n]);
-        const Sheet sheet = SheetOfCodes(codes);
+        const Sheet sheet = SheetOfCodes(codes, blocked_rows);
         FinalRollValues(
             sheet,
             [&](uint32_t cells) {
               ColumnCodes next = codes;
               for (int c = 0; c < kColumns; ++c) {
                 uint32_t rows = ColumnRows(cells, c + 1);
-                if (rows) next[c] = OpenCode(CodeRows(next[c]) | rows);
+                if (rows) next[c] = ColumnCode(CodeRows(next[c]) | rows, blocked_rows);
               }
               return table.ValueOfCodes(next);
             },

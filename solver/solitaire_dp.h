@@ -25,16 +25,21 @@ class SolitaireTable {
  public:
   SolitaireTable() = default;
   // `values` has kNumSolitaireStates entries; positions with more than
-  // `max_free` free cells were not solved (NaN).
-  SolitaireTable(const Rules& rules, int max_free, std::vector<double> values)
-      : rules_(rules), max_free_(max_free), values_(std::move(values)) {}
+  // `max_free` free cells were not solved (NaN), nor codes that cannot occur
+  // with these blocked rows.
+  SolitaireTable(const Rules& rules, int max_free, std::vector<double> values,
+                 uint32_t blocked_rows = 0)
+      : rules_(rules), max_free_(max_free), blocked_rows_(blocked_rows),
+        values_(std::move(values)) {}
 
   const Rules& rules() const { return rules_; }
   int max_free() const { return max_free_; }
+  // Rows crossed by opponents' PENKs (bit k-1 = row k); 0 for solitaire.
+  uint32_t blocked_rows() const { return blocked_rows_; }
   const std::vector<double>& values() const { return values_; }
 
   // Optimal expected final score from the start of a turn on a solitaire
-  // sheet; a finished sheet's value is its score.
+  // sheet (with this table's blocked rows); a finished sheet's value is its score.
   absl::StatusOr<double> Value(const Sheet& sheet) const;
   // The same for sorted column codes (live or finished); the hot path.
   double ValueOfCodes(ColumnCodes sorted) const;
@@ -42,15 +47,18 @@ class SolitaireTable {
  private:
   Rules rules_;
   int max_free_ = 0;
+  uint32_t blocked_rows_ = 0;
   std::vector<double> values_;
 };
 
 // Called now and then with the number of positions solved so far.
 using BuildProgress = std::function<void(int64_t done, int64_t total)>;
 
-// Solves every live position with at most `max_free` free cells (25: all).
+// Solves every live position with at most `max_free` free cells (25: all),
+// in the game where `blocked_rows` are crossed (0: solitaire).
 SolitaireTable BuildSolitaireTable(const Rules& rules, int max_free = 25,
-                                   const BuildProgress& progress = nullptr);
+                                   const BuildProgress& progress = nullptr,
+                                   uint32_t blocked_rows = 0);
 
 // Score of the sheet of unsorted codes (R6); fast path for finished positions.
 int ScoreOfCodes(const ColumnCodes& codes, const Rules& rules);

@@ -32,15 +32,25 @@ uint32_t ColumnRows(uint32_t cells, int face) {
   return (col & 1) | (col >> 4 & 2) | (col >> 8 & 4) | (col >> 12 & 8) | (col >> 16 & 16);
 }
 
-Sheet SheetOfCodes(const ColumnCodes& codes) {
+Sheet SheetOfCodes(const ColumnCodes& codes, uint32_t blocked_rows) {
   Sheet s;
+  uint32_t blocked_cells = 0;
+  for (int k = 1; k <= kRows; ++k)
+    if (blocked_rows >> (k - 1) & 1) blocked_cells |= RowMask(k);
   for (int v = 1; v <= kColumns; ++v) {
     uint32_t rows = CodeRows(codes[v - 1]);
     for (int k = 1; k <= kRows; ++k)
       if (rows >> (k - 1) & 1) s.circled |= CellBit(v, k);
-    if (CodeClosed(codes[v - 1])) s.crossed |= ColumnMask(v) & ~s.circled;
+    const uint32_t crossed = CodeClosed(codes[v - 1]) ? ColumnMask(v) : ColumnMask(v) & blocked_cells;
+    s.crossed |= crossed & ~s.circled;
   }
   return s;
+}
+
+bool CodesValid(const ColumnCodes& codes, uint32_t blocked_rows) {
+  for (uint8_t c : codes)
+    if (!CodeClosed(c) && (c | blocked_rows) == 31) return false;
+  return true;
 }
 
 void SortCodes(ColumnCodes& c) {
@@ -58,10 +68,10 @@ int ClosedCount(const ColumnCodes& codes) {
   return n;
 }
 
-int FreeCellCount(const ColumnCodes& codes) {
+int FreeCellCount(const ColumnCodes& codes, uint32_t blocked_rows) {
   int n = 0;
   for (uint8_t c : codes)
-    if (!CodeClosed(c)) n += kRows - std::popcount(static_cast<uint32_t>(c));
+    if (!CodeClosed(c)) n += kRows - std::popcount(static_cast<uint32_t>(c) | blocked_rows);
   return n;
 }
 
@@ -92,24 +102,37 @@ ColumnCodes StateOfIndex(int64_t index) {
   return codes;
 }
 
-absl::StatusOr<ColumnCodes> SolitaireCodes(const Sheet& sheet) {
-  ColumnCodes codes{};
+absl::StatusOr<SolitairePosition> PositionOfSheet(const Sheet& sheet) {
+  SolitairePosition p;
+  // Rows with a crossed cell in a column that still has a free cell.
+  for (int v = 1; v <= kColumns; ++v)
+    if (!sheet.ColumnClosed(v)) p.blocked_rows |= ColumnRows(sheet.crossed, v);
   for (int v = 1; v <= kColumns; ++v) {
-    uint32_t rows = ColumnRows(sheet.circled, v);
-    uint32_t crossed = ColumnRows(sheet.crossed, v);
-    if (crossed == 0) {
-      codes[v - 1] = OpenCode(rows);
-    } else if ((rows | crossed) == 31) {
-      codes[v - 1] = static_cast<uint8_t>(kClosedBase + rows);
+    const uint32_t rows = ColumnRows(sheet.circled, v);
+    if (sheet.ColumnClosed(v)) {
+      p.codes[v - 1] = static_cast<uint8_t>(kClosedBase + rows);
+    } else if (ColumnRows(sheet.crossed, v) == (p.blocked_rows & ~rows)) {
+      p.codes[v - 1] = static_cast<uint8_t>(rows);
     } else {
       return absl::InvalidArgumentError(absl::StrCat(
-          "sheet ", FormatSheet(sheet), " is not a solitaire position: column ", v,
-          " has crossed cells but is not closed (in solitaire only a failure crosses, R3.5, "
-          "and it crosses the whole column)"));
+          "sheet ", FormatSheet(sheet), " cannot arise in a game: in column ", v,
+          ", which is not closed, the crossed cells are not exactly the uncircled cells of "
+          "rows crossed by a PENK (R3.5, R4.2)"));
     }
   }
-  SortCodes(codes);
-  return codes;
+  SortCodes(p.codes);
+  return p;
+}
+
+absl::StatusOr<ColumnCodes> SolitaireCodes(const Sheet& sheet) {
+  absl::StatusOr<SolitairePosition> p = PositionOfSheet(sheet);
+  if (!p.ok()) return p.status();
+  if (p->blocked_rows != 0)
+    return absl::InvalidArgumentError(absl::StrCat(
+        "sheet ", FormatSheet(sheet), " is not a solitaire position: it has cells crossed in a "
+        "column that is not closed (in solitaire only a failure crosses, R3.5, and it crosses "
+        "the whole column)"));
+  return p->codes;
 }
 
 }  // namespace penk

@@ -7,6 +7,12 @@
 // column codes. A position with two closed columns has ended (R5.2), so a
 // live one has at most one closed column: C(35,5) positions with none and
 // 32 * C(34,4) with one, 1,808,664 in all -- an index into a flat array.
+//
+// In a game with opponents, a PENK on a row crosses that row's free cells
+// (R4.2). Such a sheet is a solitaire game with a set of blocked rows: every
+// cell of a blocked row that is not circled is crossed. The same codes and
+// index describe it, with the blocked rows kept beside them (a table is for
+// one set of blocked rows); a column whose free cells are all blocked is closed.
 #ifndef PENK_SOLVER_SOLITAIRE_STATE_H_
 #define PENK_SOLVER_SOLITAIRE_STATE_H_
 
@@ -27,9 +33,13 @@ inline constexpr int64_t kStatesAllOpen = 324632;      // C(35,5)
 inline constexpr int64_t kStatesPerClosedMask = 46376; // C(34,4)
 inline constexpr int64_t kNumSolitaireStates = kStatesAllOpen + 32 * kStatesPerClosedMask;
 
-inline constexpr uint8_t OpenCode(uint32_t rows) {
-  return rows == 31 ? kClosedBase + 31 : static_cast<uint8_t>(rows);
+// Code of a column with circled `rows` that has not failed, given the blocked
+// rows: closed when no free cell is left.
+inline constexpr uint8_t ColumnCode(uint32_t rows, uint32_t blocked_rows) {
+  return (rows | blocked_rows) == 31 ? static_cast<uint8_t>(kClosedBase + rows)
+                                     : static_cast<uint8_t>(rows);
 }
+inline constexpr uint8_t OpenCode(uint32_t rows) { return ColumnCode(rows, 0); }
 inline constexpr bool CodeClosed(uint8_t code) { return code >= kClosedBase; }
 inline constexpr uint32_t CodeRows(uint8_t code) {
   return code >= kClosedBase ? code - kClosedBase : code;
@@ -40,20 +50,33 @@ using ColumnCodes = std::array<uint8_t, kColumns>;
 
 // Circled rows of column `face` (bit k-1 = row k).
 uint32_t ColumnRows(uint32_t cells, int face);
-// The sheet whose column v+1 has code codes[v].
-Sheet SheetOfCodes(const ColumnCodes& codes);
+// The sheet whose column v+1 has code codes[v]; with blocked rows, their
+// uncircled cells in open columns are crossed.
+Sheet SheetOfCodes(const ColumnCodes& codes, uint32_t blocked_rows = 0);
 // Sorts in place with a sorting network (hot path of the DP).
 void SortCodes(ColumnCodes& codes);
 int ClosedCount(const ColumnCodes& codes);
-int FreeCellCount(const ColumnCodes& codes);
+int FreeCellCount(const ColumnCodes& codes, uint32_t blocked_rows = 0);
+// True if no open code has all its free cells blocked (such a column is closed).
+bool CodesValid(const ColumnCodes& codes, uint32_t blocked_rows);
 
 // Index of sorted codes with at most one closed column, in [0, kNumSolitaireStates).
 int64_t StateIndex(const ColumnCodes& sorted);
 // The inverse, for enumeration.
 ColumnCodes StateOfIndex(int64_t index);
 
-// The canonical codes of a sheet a solitaire game can reach: crossed cells only
-// as whole failed columns. Refuses any other sheet with the reason.
+// A sheet as sorted codes and blocked rows.
+struct SolitairePosition {
+  ColumnCodes codes{};
+  uint32_t blocked_rows = 0;  // bit k-1: row k blocked by an opponent's PENK
+};
+
+// The canonical position of a sheet a game can reach: crossed cells form
+// closed columns (failures, column PENKs) and, in open columns, exactly the
+// uncircled cells of some rows (row PENKs). Refuses any other sheet.
+absl::StatusOr<SolitairePosition> PositionOfSheet(const Sheet& sheet);
+
+// The same, refusing blocked rows: the sheets a solitaire game can reach.
 absl::StatusOr<ColumnCodes> SolitaireCodes(const Sheet& sheet);
 
 }  // namespace penk

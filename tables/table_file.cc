@@ -14,7 +14,7 @@
 namespace boost::serialization {
 template <class Archive>
 void serialize(Archive& ar, penk::TableHeader& h, const unsigned int) {
-  ar& h.magic& h.format_version& h.line_min& h.penk_rows& h.state_count& h.max_free& h.checksum;
+  ar& h.magic& h.format_version& h.line_min& h.penk_rows& h.state_count& h.max_free& h.blocked_rows& h.checksum;
 }
 }  // namespace boost::serialization
 
@@ -32,6 +32,7 @@ absl::Status WriteTable(const SolitaireTable& table, const std::string& path) {
   h.penk_rows = table.rules().penk_rows;
   h.state_count = table.values().size();
   h.max_free = table.max_free();
+  h.blocked_rows = table.blocked_rows();
   h.checksum = ValuesChecksum(table.values());
   return WriteTableFile(h, table.values(), path);
 }
@@ -58,7 +59,8 @@ absl::Status WriteTableFile(const TableHeader& h, const std::vector<double>& val
   return absl::OkStatus();
 }
 
-absl::StatusOr<SolitaireTable> ReadTable(const std::string& path, const Rules& rules) {
+absl::StatusOr<SolitaireTable> ReadTable(const std::string& path, const Rules& rules,
+                                         uint32_t blocked_rows) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::NotFoundError(absl::StrCat("table file ", path, " not found"));
   auto bad = [&](absl::string_view why) {
@@ -72,7 +74,7 @@ absl::StatusOr<SolitaireTable> ReadTable(const std::string& path, const Rules& r
     if (h.magic != kTableMagic) return bad("not a PENK value table");
     if (h.format_version != kTableFormatVersion)
       return bad(absl::StrCat("format version ", h.format_version, ", this penk reads version ",
-                              kTableFormatVersion, " (rebuild it with penk tables build)"));
+                              kTableFormatVersion));
     Rules file_rules;
     file_rules.line_min = h.line_min;
     file_rules.penk_rows = h.penk_rows != 0;
@@ -82,6 +84,8 @@ absl::StatusOr<SolitaireTable> ReadTable(const std::string& path, const Rules& r
     if (h.state_count != static_cast<uint64_t>(kNumSolitaireStates))
       return bad(absl::StrCat("it has ", h.state_count, " states, expected ",
                               kNumSolitaireStates));
+    if (h.blocked_rows != blocked_rows)
+      return bad(absl::StrCat("it is for blocked rows ", h.blocked_rows, ", not ", blocked_rows));
     if (h.max_free < 0 || h.max_free > kRows * kColumns)
       return bad(absl::StrCat("solved depth ", h.max_free, " is not 0..25"));
     values.resize(h.state_count);
@@ -91,7 +95,7 @@ absl::StatusOr<SolitaireTable> ReadTable(const std::string& path, const Rules& r
   }
   if (in.peek() != std::ifstream::traits_type::eof()) return bad("trailing bytes after the values");
   if (ValuesChecksum(values) != h.checksum) return bad("checksum mismatch: the values are corrupted");
-  return SolitaireTable(rules, h.max_free, std::move(values));
+  return SolitaireTable(rules, h.max_free, std::move(values), blocked_rows);
 }
 
 }  // namespace penk

@@ -20,7 +20,7 @@
 
 namespace penk {
 
-inline constexpr uint32_t kTableFormatVersion = 1;
+inline constexpr uint32_t kTableFormatVersion = 2;
 inline constexpr uint64_t kTableMagic = 0x31454c4241544b50;  // "PKTABLE1"
 
 // Fixed-size fields only: a damaged file can make no field ask for memory.
@@ -31,6 +31,7 @@ struct TableHeader {
   int32_t penk_rows = 0;  // Rules::penk_rows
   uint64_t state_count = 0;
   int32_t max_free = 0;   // positions with more free cells are not solved
+  uint32_t blocked_rows = 0;  // rows crossed by opponents (0: solitaire)
   uint32_t checksum = 0;  // CRC-32 of the values' bytes
 };
 
@@ -42,8 +43,9 @@ absl::Status WriteTableFile(const TableHeader& header, const std::vector<double>
                             const std::string& path);
 
 absl::Status WriteTable(const SolitaireTable& table, const std::string& path);
-// Reads a table and checks that it is for `rules`.
-absl::StatusOr<SolitaireTable> ReadTable(const std::string& path, const Rules& rules);
+// Reads a table and checks that it is for `rules` and `blocked_rows`.
+absl::StatusOr<SolitaireTable> ReadTable(const std::string& path, const Rules& rules,
+                                         uint32_t blocked_rows = 0);
 
 }  // namespace penk
 

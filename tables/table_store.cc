@@ -21,14 +21,18 @@ std::string DefaultTableDir() {
   return (exe.parent_path() / "tables").string();
 }
 
-std::string DefaultTablePath(const Rules& rules) {
+std::string DefaultTablePath(const Rules& rules, uint32_t blocked_rows) {
+  std::string blocked;
+  for (int k = 1; k <= kRows; ++k)
+    if (blocked_rows >> (k - 1) & 1) absl::StrAppend(&blocked, k);
   return (std::filesystem::path(DefaultTableDir()) /
           absl::StrCat("solitaire_", absl::StrReplaceAll(FormatRules(rules), {{",", "_"}}),
-                       ".penktable"))
+                       blocked.empty() ? "" : "_blocked=", blocked, ".penktable"))
       .string();
 }
 
-SolitaireTable BuildTableWithProgress(const Rules& rules, int max_free, bool show_progress) {
+SolitaireTable BuildTableWithProgress(const Rules& rules, int max_free, bool show_progress,
+                                      uint32_t blocked_rows) {
   const auto start = std::chrono::steady_clock::now();
   BuildProgress bar;
   if (show_progress) {
@@ -49,21 +53,24 @@ SolitaireTable BuildTableWithProgress(const Rules& rules, int max_free, bool sho
       if (done == total || !tty) std::fprintf(stderr, "\n");
     };
   }
-  return BuildSolitaireTable(rules, max_free, bar);
+  return BuildSolitaireTable(rules, max_free, bar, blocked_rows);
 }
 
-absl::StatusOr<SolitaireTable> LoadOrBuildTable(const Rules& rules, const std::string& path_arg) {
-  const std::string path = path_arg.empty() ? DefaultTablePath(rules) : path_arg;
+absl::StatusOr<SolitaireTable> LoadOrBuildTable(const Rules& rules, const std::string& path_arg,
+                                                 uint32_t blocked_rows) {
+  const std::string path = path_arg.empty() ? DefaultTablePath(rules, blocked_rows) : path_arg;
   if (std::filesystem::exists(path)) {
-    absl::StatusOr<SolitaireTable> table = ReadTable(path, rules);
+    absl::StatusOr<SolitaireTable> table = ReadTable(path, rules, blocked_rows);
     if (!table.ok() && table.status().code() == absl::StatusCode::kDataLoss)
       return absl::DataLossError(absl::StrCat(table.status().message(),
                                               "; rebuild it with: penk tables build --out ", path,
-                                              " --rules ", FormatRules(rules)));
+                                              " --rules ", FormatRules(rules),
+                                              blocked_rows ? " --blocked-rows ..." : ""));
     return table;
   }
   std::fprintf(stderr, "penk: no table at %s; building it (once, about 10 s)\n", path.c_str());
-  SolitaireTable table = BuildTableWithProgress(rules, kRows * kColumns, isatty(2));
+  SolitaireTable table =
+      BuildTableWithProgress(rules, kRows * kColumns, isatty(2), blocked_rows);
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
   if (absl::Status s = WriteTable(table, path); !s.ok())

@@ -188,6 +188,31 @@ TEST_F(SolverTest, LineMinVariantMatchesBruteForce) {
   }
 }
 
+// Rows crossed by opponents' PENKs (R4.2): a solitaire game on fewer cells.
+TEST_F(SolverTest, BlockedRowsMatchBruteForce) {
+  BruteForce bf(Rules{});
+  Rng rng(77);
+  for (uint32_t blocked : {0b00001u, 0b10010u}) {
+    SolitaireTable t = BuildSolitaireTable(Rules{}, 6, nullptr, blocked);
+    uint32_t cells = 0;
+    for (int k = 1; k <= 5; ++k)
+      if (blocked >> (k - 1) & 1) cells |= RowMask(k);
+    for (int i = 0; i < 6; ++i) {
+      Sheet s;
+      do {
+        s = RandomSolitaireSheet(rng, 4 + rng.Below(6), false);
+        s.crossed |= cells & ~s.circled;  // the PENK crosses the row's free cells
+      } while (s.ClosedColumns() >= 2 || s.FreeCount() > 6 ||
+               (s.crossed & ~cells) != 0);
+      SCOPED_TRACE(FormatSheet(s));
+      ASSERT_TRUE(t.Value(s).ok()) << t.Value(s).status();
+      EXPECT_NEAR(*t.Value(s), bf.Value(s), 1e-9);
+      // The solitaire table refuses it unless the crossing fell in closed columns only.
+      EXPECT_EQ(table_->Value(s).ok(), PositionOfSheet(s)->blocked_rows == 0);
+    }
+  }
+}
+
 TEST_F(SolverTest, FinishedSheetIsWorthItsScore) {
   Rng rng(3);
   for (int i = 0; i < 200; ++i) {

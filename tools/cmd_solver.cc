@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_format.h"
 #include "solver/advisor.h"
+#include "solver/solitaire_state.h"
 #include "tables/table_file.h"
 #include "tables/table_store.h"
 #include "tools/cli_common.h"
@@ -14,21 +15,42 @@ namespace {
 constexpr char kEmptySheet[] = "...../...../...../...../.....";
 
 struct TableArgs {
-  std::string out, rules;
+  std::string out, rules, blocked;
   int max_free = kRows * kColumns;
 };
 
+// "13" -> rows 1 and 3 (bits 0 and 2); "" or "-" -> none.
+uint32_t ParseBlockedRows(const std::string& text) {
+  uint32_t rows = 0;
+  for (char c : text) {
+    if (c == '-' && text.size() == 1) break;
+    if (c < '1' || c > '5' || (rows >> (c - '1') & 1))
+      throw UsageError{absl::StrCat("--blocked-rows must be distinct row digits 1-5, e.g. 13; got \"",
+                                    text, "\"")};
+    rows |= 1u << (c - '1');
+  }
+  return rows;
+}
+
+// The table for the sheet's blocked rows (crossed by opponents' PENKs, R4.2).
+SolitaireTable TableForSheet(const Sheet& sheet, const Rules& rules, const std::string& path) {
+  SolitairePosition position = OrFail(PositionOfSheet(sheet));
+  return OrFail(LoadOrBuildTable(rules, path, position.blocked_rows));
+}
+
 void RunTablesBuild(const TableArgs& a) {
   Rules rules = OrFail(ParseRules(a.rules));
-  std::string path = a.out.empty() ? DefaultTablePath(rules) : a.out;
+  const uint32_t blocked = ParseBlockedRows(a.blocked);
+  std::string path = a.out.empty() ? DefaultTablePath(rules, blocked) : a.out;
   std::error_code ec;
   if (auto dir = std::filesystem::path(path).parent_path(); !dir.empty())
     std::filesystem::create_directories(dir, ec);
-  SolitaireTable table = BuildTableWithProgress(rules, a.max_free, true);
+  SolitaireTable table = BuildTableWithProgress(rules, a.max_free, true, blocked);
   OrFail(WriteTable(table, path));
   std::printf("rules: %s\nstates: %lld\n", FormatRules(rules).c_str(),
               static_cast<long long>(kNumSolitaireStates));
-  if (a.max_free == kRows * kColumns)
+  if (blocked) std::printf("blocked rows: %s\n", a.blocked.c_str());
+  if (a.max_free == kRows * kColumns && !blocked)
     std::printf("value of the empty sheet: %.6f\n", *table.Value(Sheet{}));
   else
     std::printf("solved: positions with at most %d free cells\n", a.max_free);
@@ -42,7 +64,7 @@ struct ValueArgs {
 void RunValue(const ValueArgs& a) {
   Sheet sheet = OrFail(ParseSheet(a.sheet));
   Rules rules = OrFail(ParseRules(a.rules));
-  SolitaireTable table = OrFail(LoadOrBuildTable(rules, a.table));
+  SolitaireTable table = TableForSheet(sheet, rules, a.table);
   double v = OrFail(table.Value(sheet));
   std::printf("sheet: %s\n", FormatSheet(sheet).c_str());
   if (sheet.ClosedColumns() >= 2) std::printf("finished (R5.2): the value is the score\n");
@@ -60,7 +82,7 @@ void RunHint(const HintArgs& a) {
   Sheet sheet = OrFail(ParseSheet(a.sheet));
   Dice roll = OrFail(ParseRoll(a.roll));
   Rules rules = OrFail(ParseRules(a.rules));
-  SolitaireTable table = OrFail(LoadOrBuildTable(rules, a.table));
+  SolitaireTable table = TableForSheet(sheet, rules, a.table);
   std::vector<RankedAction> ranked = OrFail(RankActions(table, sheet, roll, a.rerolls));
   size_t shown = a.top > 0 ? std::min<size_t>(a.top, ranked.size()) : ranked.size();
   if (a.json) {
@@ -99,6 +121,8 @@ void RegisterSolverCommands(CLI::App& app) {
   b->add_option("--max-free", build->max_free,
                 "solve only positions with at most N free cells (endgame tables, tests)")
       ->check(CLI::Range(4, 25));
+  b->add_option("--blocked-rows", build->blocked,
+                "rows crossed by opponents' PENKs, as digits (e.g. 13); default none (solitaire)");
   b->callback([build] { RunTablesBuild(*build); });
 
   auto value = std::make_shared<ValueArgs>();

@@ -1,0 +1,112 @@
+// The exact distribution of the final solitaire score under a policy, by
+// forward propagation of state probabilities (issue 5, item 2).
+//
+// No sampling: probability 1 starts on the given position; positions are
+// taken in order of decreasing free-cell count (every turn removes at least
+// one free cell, R3.2-R3.5, so a position is complete once every position with
+// more free cells has been processed). For a position with mass, the policy's
+// transition distribution is computed on the dice space:
+//   - the first roll (R2.1) has DiceSpace::RollProbability;
+//   - for each of the two rerolls (R2.2), each roll's mass goes to the keep the
+//     policy chooses; keeping all six dice is stopping, the mass goes straight
+//     to the final roll; a keep's mass is pushed up the keep lattice to its
+//     supersets one die at a time, 1/6 per face (DiceSpace::Add), O(924 * 6);
+//   - each final roll's mass goes to the successor of the policy's marking or
+//     failure (R3); a successor with two closed columns has ended (R5.2) and
+//     its mass is added to its score (R6).
+// A game visits at most one position per free-cell count, so the mass of a
+// position is the probability that the game passes through it.
+//
+// Positions are canonical (sorted column codes, solitaire_state.h); each is
+// played as the sheet SheetOfCodes(codes), except the starting sheet, which
+// is played as given. Policies act on that sheet; among actions of equal value
+// they choose as `penk hint` does (the first in RankActions order), so a tie
+// between mirror-image actions is broken on the canonical labelling. The
+// result is deterministic: the parallel part only computes each position's
+// transitions; masses are added in a fixed order, whatever the thread count.
+#ifndef PENK_SOLVER_DISTRIBUTION_H_
+#define PENK_SOLVER_DISTRIBUTION_H_
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "engine/dice_space.h"
+#include "engine/rules.h"
+#include "engine/score.h"
+#include "engine/sheet.h"
+#include "solver/solitaire_dp.h"
+#include "solver/solitaire_state.h"
+#include "solver/turn_solver.h"
+
+namespace penk {
+
+// One turn of a deterministic policy at one position.
+struct TurnChoices {
+  // keep[n-1][r]: the DiceSpace keep index chosen from roll r with n rerolls
+  // left (R2.2); r + kNumKeepsBelowSix (the whole roll) is stopping.
+  std::array<std::array<int16_t, kNumRolls>, kRerolls> keep;
+  // The unsorted column codes after the marking or failure chosen for each
+  // final roll, and whether that roll was a failure (R3.5).
+  std::array<ColumnCodes, kNumRolls> next;
+  std::array<bool, kNumRolls> failure;
+};
+
+// A deterministic turn policy. Decide is called from several threads, each on
+// its own Clone().
+class TurnPolicy {
+ public:
+  virtual ~TurnPolicy() = default;
+  virtual std::unique_ptr<TurnPolicy> Clone() const = 0;
+  // The choices on the live sheet whose column v is codes[v-1] (codes in any
+  // order, at most one closed column).
+  virtual void Decide(const ColumnCodes& codes, TurnChoices& out) = 0;
+};
+
+// Optimal solitaire play by the table's values, choosing exactly as
+// RankActions ranks (first best; keeps in DiceSpace::SubKeeps order, markings
+// in canonical order, failures by face).
+std::unique_ptr<TurnPolicy> OptimalPolicy(const SolitaireTable& table);
+
+// The greedy bot of solver/bot.h (GreedyBot: one-turn score gain, keep ties
+// to stopping, marking ties canonical, failure column by ChooseFailureColumn).
+std::unique_ptr<TurnPolicy> GreedyPolicy(const Rules& rules);
+
+// For a decided turn: the probability of each final roll, by the keep lattice.
+std::array<double, kNumRolls> FinalRollMass(const TurnChoices& choices);
+
+struct ScoreDistribution {
+  // pmf[s]: probability that the final score is s (R6).
+  std::array<double, kMaxScore + 1> pmf{};
+  // By free cells f at the start of a turn (index f = 0..25): the probability
+  // that some turn starts with f free cells, and that such a turn is a failure
+  // (R3.5). Their sums are the expected numbers of turns and of failures.
+  std::array<double, kRows * kColumns + 1> turn_at{}, failure_at{};
+  int64_t positions = 0;  // live positions visited
+
+  double Total() const;
+  double Mean() const;
+  double StdDev() const;
+  // Smallest score s with P(score <= s) >= p (p in (0, 1]).
+  int Percentile(double p) const;
+  // P(score >= x).
+  double AtLeast(int x) const;
+  double ExpectedTurns() const;
+  double ExpectedFailures() const;
+};
+
+// The distribution of the final score of `sheet` (a solitaire sheet, R7.3)
+// when `policy` plays every turn. A finished sheet (R5.2) has its score with
+// probability 1.
+absl::StatusOr<ScoreDistribution> PropagateScores(const Sheet& sheet, const Rules& rules,
+                                                  const TurnPolicy& policy);
+
+// The same for the optimal policy, checking that the table solves the sheet.
+absl::StatusOr<ScoreDistribution> OptimalScoreDistribution(const SolitaireTable& table,
+                                                           const Sheet& sheet);
+
+}  // namespace penk
+
+#endif  // PENK_SOLVER_DISTRIBUTION_H_
