@@ -1,0 +1,160 @@
+// Table files (issue 3, item 3): a round trip keeps every value; a missing,
+// truncated, corrupted or mismatched file is refused with a one-line reason.
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "solver/solitaire_dp.h"
+#include "tables/table_file.h"
+#include "tables/table_store.h"
+
+namespace penk {
+namespace {
+
+class TableFileTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { table_ = new SolitaireTable(BuildSolitaireTable(Rules{}, 5)); }
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("penk_table_test_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::create_directories(dir_);
+    path_ = (dir_ / "t.penktable").string();
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  static std::string Slurp(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
+  static void Spit(const std::string& path, const std::string& bytes) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+  }
+  // The message is one line and contains `what`.
+  static void ExpectRefused(const absl::Status& s, const std::string& what) {
+    EXPECT_FALSE(s.ok());
+    EXPECT_NE(std::string(s.message()).find(what), std::string::npos) << s.message();
+    EXPECT_EQ(std::string(s.message()).find('\n'), std::string::npos) << s.message();
+  }
+
+  static SolitaireTable* table_;
+  std::filesystem::path dir_;
+  std::string path_;
+};
+SolitaireTable* TableFileTest::table_ = nullptr;
+
+bool SameValues(const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (!(a[i] == b[i] || (std::isnan(a[i]) && std::isnan(b[i])))) return false;
+  return true;
+}
+
+TEST_F(TableFileTest, RoundTripKeepsEverything) {
+  ASSERT_TRUE(WriteTable(*table_, path_).ok());
+  absl::StatusOr<SolitaireTable> back = ReadTable(path_, Rules{});
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->max_free(), 5);
+  EXPECT_EQ(back->rules(), Rules{});
+  EXPECT_TRUE(SameValues(back->values(), table_->values()));
+  EXPECT_FALSE(std::filesystem::exists(path_ + ".tmp"));
+}
+
+TEST_F(TableFileTest, MissingFileIsRefused) {
+  absl::StatusOr<SolitaireTable> t = ReadTable(path_, Rules{});
+  ExpectRefused(t.status(), "not found");
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kNotFound);
+}
+
+TEST_F(TableFileTest, TruncatedFileIsRefused) {
+  ASSERT_TRUE(WriteTable(*table_, path_).ok());
+  std::string bytes = Slurp(path_);
+  for (size_t keep : {size_t{0}, size_t{10}, size_t{60}, bytes.size() / 2, bytes.size() - 1}) {
+    Spit(path_, bytes.substr(0, keep));
+    ExpectRefused(ReadTable(path_, Rules{}).status(), "refused");
+  }
+}
+
+TEST_F(TableFileTest, CorruptedValuesAreRefusedByTheChecksum) {
+  ASSERT_TRUE(WriteTable(*table_, path_).ok());
+  std::string bytes = Slurp(path_);
+  bytes[bytes.size() / 2] ^= 0x10;
+  Spit(path_, bytes);
+  ExpectRefused(ReadTable(path_, Rules{}).status(), "checksum");
+}
+
+TEST_F(TableFileTest, JunkAndTrailingBytesAreRefused) {
+  Spit(path_, std::string(5000, 'x'));
+  ExpectRefused(ReadTable(path_, Rules{}).status(), "refused");
+  ASSERT_TRUE(WriteTable(*table_, path_).ok());
+  Spit(path_, Slurp(path_) + "extra");
+  ExpectRefused(ReadTable(path_, Rules{}).status(), "trailing");
+}
+
+TEST_F(TableFileTest, OtherVariantIsRefused) {
+  ASSERT_TRUE(WriteTable(*table_, path_).ok());
+  Rules other;
+  other.line_min = 2;
+  ExpectRefused(ReadTable(path_, other).status(), "it is for rules line-min=3,penk-lines=all");
+  other = Rules{};
+  other.penk_rows = false;
+  ExpectRefused(ReadTable(path_, other).status(), "not line-min=3,penk-lines=columns");
+  ExpectRefused(ReadTable(path_, Rules{}, 0b101).status(), "blocked rows");
+}
+
+TEST_F(TableFileTest, HeaderFieldsAreChecked) {
+  TableHeader h;
+  h.line_min = 3;
+  h.penk_rows = 1;
+  h.state_count = table_->values().size();
+  h.max_free = 5;
+  h.checksum = ValuesChecksum(table_->values());
+  TableHeader bad = h;
+  bad.format_version = kTableFormatVersion + 1;
+  ASSERT_TRUE(WriteTableFile(bad, table_->values(), path_).ok());
+  ExpectRefused(ReadTable(path_, Rules{}).status(), "format version");
+  bad = h;
+  bad.magic ^= 1;
+  ASSERT_TRUE(WriteTableFile(bad, table_->values(), path_).ok());
+  ExpectRefused(ReadTable(path_, Rules{}).status(), "not a PENK value table");
+  bad = h;
+  bad.state_count = 12;
+  ASSERT_TRUE(WriteTableFile(bad, table_->values(), path_).ok());
+  ExpectRefused(ReadTable(path_, Rules{}).status(), "states");
+  bad = h;
+  bad.checksum ^= 1;
+  ASSERT_TRUE(WriteTableFile(bad, table_->values(), path_).ok());
+  ExpectRefused(ReadTable(path_, Rules{}).status(), "checksum");
+  ASSERT_TRUE(WriteTableFile(h, table_->values(), path_).ok());
+  EXPECT_TRUE(ReadTable(path_, Rules{}).ok());
+}
+
+TEST_F(TableFileTest, FailedWriteLeavesTheOldTable) {
+  ASSERT_TRUE(WriteTable(*table_, path_).ok());
+  const std::string before = Slurp(path_);
+  // The temporary file cannot be created: a directory stands in its place.
+  std::filesystem::create_directory(path_ + ".tmp");
+  EXPECT_FALSE(WriteTable(*table_, path_).ok());
+  EXPECT_EQ(Slurp(path_), before);
+}
+
+TEST_F(TableFileTest, LoadOrBuildRefusesABadFileAndKeepsIt) {
+  Spit(path_, "not a table");
+  absl::StatusOr<SolitaireTable> t = LoadOrBuildTable(Rules{}, path_);
+  ExpectRefused(t.status(), "rebuild it with");
+  EXPECT_EQ(Slurp(path_), "not a table");
+}
+
+TEST(TablePathTest, VariantsAndBlockedRowsHaveTheirOwnFiles) {
+  Rules two;
+  two.line_min = 2;
+  EXPECT_NE(DefaultTablePath(Rules{}), DefaultTablePath(two));
+  EXPECT_NE(DefaultTablePath(Rules{}), DefaultTablePath(Rules{}, 1));
+  EXPECT_NE(DefaultTablePath(Rules{}, 0b101).find("blocked=13"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace penk
