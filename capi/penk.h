@@ -1,0 +1,129 @@
+/* libpenk: the PENK engine, advisor and AI players behind a plain C API.
+ *
+ * The same operations as the `penk engine` protocol (docs/PROTOCOL.md):
+ * hints and values from the exact solitaire tables, games with AI seats, the
+ * AI's decision for the player to move. Positions, rolls and actions are R7
+ * text (docs: /RULES.md R7): a sheet "...../...../...../...../.....", a roll
+ * "3335JJ", a keep "333J" or "-" or "stop", a marking "3:4+5:2", "fail:4".
+ *
+ * Conventions
+ *  - Every function that can fail returns a penk_status: PENK_OK (0) or an
+ *    error code; penk_last_error() then gives a one-line message (per thread).
+ *  - Strings are NUL-terminated UTF-8; a NULL optional string means "default".
+ *  - Text results go into a caller buffer (buf, size): on success the text
+ *    and its NUL are written and *needed (if not NULL) is the text's length
+ *    without the NUL. If size is too small, nothing but buf[0] = '\0' is
+ *    written (when size > 0), *needed is set, and PENK_E_BUFFER_TOO_SMALL is
+ *    returned: call again with at least *needed + 1 bytes.
+ *  - Handles are opaque. A context holds the value tables it has loaded; a
+ *    game keeps its context alive, so destroying the context first is safe.
+ *    One handle must not be used by two threads at once; distinct handles may.
+ *  - No C++ exception ever leaves the library.
+ *  - Tables: a request needing one loads it on first use (and caches it in
+ *    the context) from `table` if given, else from the context's table folder
+ *    (penk_context_create; NULL: $PENK_TABLE_DIR, else tables/ beside
+ *    libpenk.so). A missing default table is built there (about 10 s) unless
+ *    penk_context_set_build(ctx, 0) was called; a named table is only read.
+ */
+#ifndef PENK_CAPI_PENK_H_
+#define PENK_CAPI_PENK_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PENK_API_VERSION 1
+
+/* Status codes; the same numbers as the protocol's error codes. */
+typedef enum penk_status {
+  PENK_OK = 0,
+  PENK_E_BAD_JSON = 1,        /* protocol only */
+  PENK_E_UNKNOWN_COMMAND = 2, /* protocol only */
+  PENK_E_BAD_ARGUMENT = 3,    /* NULL handle or pointer, value out of range */
+  PENK_E_BAD_POSITION = 4,    /* bad sheet, roll or rules text; position not playable */
+  PENK_E_UNKNOWN_GAME = 5,    /* protocol only */
+  PENK_E_ILLEGAL_ACTION = 6,  /* not legal now, or the game is over */
+  PENK_E_UNKNOWN_LEVEL = 7,   /* no such AI level or seat name */
+  PENK_E_TABLE = 8,           /* table missing, refused, or not covering the position */
+  PENK_E_LIMIT = 9,           /* protocol only */
+  PENK_E_INTERNAL = 10,       /* a bug or out of memory; handles stay usable */
+  PENK_E_BUFFER_TOO_SMALL = 11
+} penk_status;
+
+/* Game phases (penk_game_phase). */
+enum { PENK_PHASE_KEEP = 0, PENK_PHASE_MARK = 1, PENK_PHASE_OVER = 2 };
+
+/* Longest action text (a marking like "1:1+2:2+3:3", "fail:5", a keep) + NUL. */
+#define PENK_ACTION_SIZE 24
+
+typedef struct penk_context penk_context;
+typedef struct penk_game penk_game;
+
+typedef struct penk_ranked_action {
+  char action[PENK_ACTION_SIZE]; /* R7 text, as `penk hint` prints it */
+  double value;                  /* expected final score after it (full precision) */
+} penk_ranked_action;
+
+/* --- Library information (static strings, never freed). --- */
+const char* penk_version(void);          /* "0.1.0" */
+int penk_api_version(void);              /* PENK_API_VERSION */
+int penk_level_count(void);              /* number of AI levels */
+const char* penk_level_name(int index);  /* "bot", "greedy", ...; NULL if out of range */
+const char* penk_status_name(int status);/* "ok", "bad_position", ... */
+/* Message of the last failed call in this thread ("" if none). */
+const char* penk_last_error(void);
+
+/* --- Contexts: table cache and settings. --- */
+int penk_context_create(const char* table_dir, penk_context** out);
+void penk_context_destroy(penk_context* ctx); /* NULL is ignored */
+/* allow = 0: a missing default table is an error (PENK_E_TABLE) instead of built. */
+int penk_context_set_build(penk_context* ctx, int allow);
+
+/* --- Stateless advisor (solitaire-optimal, R7 inputs). --- */
+/* Optimal expected final score from the start of a turn on `sheet` (NULL:
+ * empty); a finished sheet's value is its score. `rules` and `table` may be NULL. */
+int penk_value(penk_context* ctx, const char* sheet, const char* rules, const char* table,
+               double* value);
+/* Every action of the decision ranked best first, as `penk hint`: with
+ * rerolls (0..2) left the keeps (the whole roll = stop), else the markings or
+ * the failures. Writes min(capacity, total) actions, best first; *count
+ * (required) receives the total. */
+int penk_hint(penk_context* ctx, const char* sheet, const char* roll, int rerolls,
+              const char* rules, const char* table, penk_ranked_action* actions,
+              size_t capacity, size_t* count);
+/* The same as JSON: the object `penk hint --json` prints (values to 6 decimals). */
+int penk_hint_json(penk_context* ctx, const char* sheet, const char* roll, int rerolls,
+                   const char* rules, const char* table, char* buf, size_t size,
+                   size_t* needed);
+
+/* --- Games. --- */
+/* players: comma-separated seats, each "human" or an AI level, e.g.
+ * "human,greedy" (1 to 4). rules: NULL or e.g. "line-min=3,penk-lines=all". */
+int penk_game_create(penk_context* ctx, const char* players, const char* rules, uint64_t seed,
+                     penk_game** out);
+void penk_game_destroy(penk_game* game); /* NULL is ignored */
+/* Applies the current player's decision in R7 text; a refused action
+ * (PENK_E_ILLEGAL_ACTION) changes nothing. */
+int penk_game_apply(penk_game* game, const char* action);
+/* The AI's decision for the player to move, into buf (PENK_ACTION_SIZE is
+ * always enough); level NULL or "": the seat's own level. apply != 0 also
+ * applies it. */
+int penk_game_best_action(penk_game* game, const char* level, int apply, char* buf,
+                          size_t size);
+/* The state object of the protocol (docs/PROTOCOL.md) as JSON. */
+int penk_game_state_json(const penk_game* game, char* buf, size_t size, size_t* needed);
+/* Quick accessors; -1 for a NULL game or a player out of range. */
+int penk_game_players(const penk_game* game);
+int penk_game_current(const penk_game* game);
+int penk_game_phase(const penk_game* game);
+int penk_game_rerolls_left(const penk_game* game);
+int penk_game_score(const penk_game* game, int player);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PENK_CAPI_PENK_H_ */

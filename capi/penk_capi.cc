@@ -1,0 +1,255 @@
+// libpenk: the C API of capi/penk.h over the engine core of
+// tools/engine_protocol.h. Every entry point runs inside Guard(), which turns
+// EngineError and any other exception into a status code and a thread-local
+// message: no exception crosses the C boundary.
+#include "penk.h"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <memory>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_split.h"
+#include "solver/bot.h"
+#include "tools/engine_protocol.h"
+
+using penk::engine::EngineError;
+using penk::engine::ErrorCode;
+using penk::engine::GameSession;
+using penk::engine::Session;
+
+struct penk_context {
+  std::shared_ptr<Session> session;
+};
+
+struct penk_game {
+  std::shared_ptr<Session> session;  // keeps the context's tables and options alive
+  GameSession g;
+};
+
+namespace {
+
+thread_local std::string last_error;
+
+[[noreturn]] void Fail(ErrorCode code, std::string message) {
+  throw EngineError{code, std::move(message)};
+}
+
+template <class F>
+int Guard(F&& body) {
+  try {
+    body();
+    return PENK_OK;
+  } catch (const EngineError& e) {
+    last_error = e.message;
+    return static_cast<int>(e.code);
+  } catch (const std::bad_alloc&) {
+    last_error = "out of memory";
+  } catch (const std::exception& e) {
+    last_error = e.what();
+  } catch (...) {
+    last_error = "unknown error";
+  }
+  return PENK_E_INTERNAL;
+}
+
+void Require(const void* p, const char* what) {
+  if (!p) Fail(ErrorCode::kBadField, std::string(what) + " must not be NULL");
+}
+
+std::string Opt(const char* s, const char* fallback = "") { return s ? s : fallback; }
+
+// Copies text and its NUL into buf, or reports the size needed.
+void CopyOut(const std::string& text, char* buf, size_t size, size_t* needed) {
+  if (needed) *needed = text.size();
+  if (!buf && size > 0) Fail(ErrorCode::kBadField, "buf must not be NULL when size > 0");
+  if (size < text.size() + 1) {
+    if (size > 0) buf[0] = '\0';
+    Fail(ErrorCode::kBufferTooSmall,
+         "buffer of " + std::to_string(size) + " bytes; " + std::to_string(text.size() + 1) +
+             " needed");
+  }
+  std::memcpy(buf, text.data(), text.size());
+  buf[text.size()] = '\0';
+}
+
+// tables/ beside libpenk.so, as the penk binary has tables/ beside it.
+std::string LibraryTableDir() {
+  if (const char* env = std::getenv("PENK_TABLE_DIR"); env && *env) return env;
+  Dl_info info;
+  if (dladdr(reinterpret_cast<void*>(&penk_version), &info) && info.dli_fname) {
+    std::error_code ec;
+    std::filesystem::path lib = std::filesystem::absolute(info.dli_fname, ec);
+    if (!ec) return (lib.parent_path() / "tables").string();
+  }
+  return "tables";
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* penk_version(void) { return penk::engine::kEngineVersion; }
+int penk_api_version(void) { return PENK_API_VERSION; }
+int penk_level_count(void) { return static_cast<int>(std::size(penk::kBotNames)); }
+const char* penk_level_name(int index) {
+  if (index < 0 || index >= penk_level_count()) return nullptr;
+  return penk::kBotNames[index];
+}
+const char* penk_status_name(int status) {
+  if (status == PENK_OK) return "ok";
+  if (status < 1 || status > PENK_E_BUFFER_TOO_SMALL) return "unknown_status";
+  return penk::engine::ErrorCodeName(static_cast<ErrorCode>(status));
+}
+const char* penk_last_error(void) { return last_error.c_str(); }
+
+int penk_context_create(const char* table_dir, penk_context** out) {
+  return Guard([&] {
+    Require(out, "out");
+    *out = nullptr;
+    penk::engine::SessionOptions options;
+    options.table_dir = table_dir && *table_dir ? table_dir : LibraryTableDir();
+    auto ctx = std::make_unique<penk_context>();
+    ctx->session = std::make_shared<Session>(options);
+    *out = ctx.release();
+  });
+}
+
+void penk_context_destroy(penk_context* ctx) { delete ctx; }
+
+int penk_context_set_build(penk_context* ctx, int allow) {
+  return Guard([&] {
+    Require(ctx, "ctx");
+    penk::engine::SessionOptions options = ctx->session->options();
+    options.allow_build = allow != 0;
+    // Games hold the old session; the new one starts with an empty table cache.
+    ctx->session = std::make_shared<Session>(options);
+  });
+}
+
+int penk_value(penk_context* ctx, const char* sheet, const char* rules, const char* table,
+               double* value) {
+  return Guard([&] {
+    Require(ctx, "ctx");
+    Require(value, "value");
+    penk::Sheet s = penk::engine::SheetOrThrow(Opt(sheet, "...../...../...../...../....."));
+    penk::Rules r = penk::engine::RulesOrThrow(Opt(rules));
+    *value = ctx->session->Value(s, r, Opt(table));
+  });
+}
+
+int penk_hint(penk_context* ctx, const char* sheet, const char* roll, int rerolls,
+              const char* rules, const char* table, penk_ranked_action* actions,
+              size_t capacity, size_t* count) {
+  return Guard([&] {
+    Require(ctx, "ctx");
+    Require(roll, "roll");
+    Require(count, "count");
+    if (capacity > 0) Require(actions, "actions");
+    penk::Sheet s = penk::engine::SheetOrThrow(Opt(sheet, "...../...../...../...../....."));
+    penk::Dice d = penk::engine::RollOrThrow(roll);
+    penk::Rules r = penk::engine::RulesOrThrow(Opt(rules));
+    std::vector<penk::RankedAction> ranked = ctx->session->Hint(s, d, rerolls, r, Opt(table));
+    *count = ranked.size();
+    for (size_t i = 0; i < ranked.size() && i < capacity; ++i) {
+      std::string text = penk::FormatAction(ranked[i].action);
+      std::memset(actions[i].action, 0, PENK_ACTION_SIZE);
+      std::memcpy(actions[i].action, text.data(), std::min<size_t>(text.size(), PENK_ACTION_SIZE - 1));
+      actions[i].value = ranked[i].value;
+    }
+  });
+}
+
+int penk_hint_json(penk_context* ctx, const char* sheet, const char* roll, int rerolls,
+                   const char* rules, const char* table, char* buf, size_t size,
+                   size_t* needed) {
+  return Guard([&] {
+    Require(ctx, "ctx");
+    Require(roll, "roll");
+    penk::Sheet s = penk::engine::SheetOrThrow(Opt(sheet, "...../...../...../...../....."));
+    penk::Dice d = penk::engine::RollOrThrow(roll);
+    penk::Rules r = penk::engine::RulesOrThrow(Opt(rules));
+    std::vector<penk::RankedAction> ranked = ctx->session->Hint(s, d, rerolls, r, Opt(table));
+    nlohmann::ordered_json actions = nlohmann::ordered_json::array();
+    for (const penk::RankedAction& a : ranked)
+      actions.push_back({{"action", penk::FormatAction(a.action)},
+                         {"value", penk::engine::RoundValue(a.value)}});
+    nlohmann::ordered_json out = {{"sheet", penk::FormatSheet(s)},
+                          {"roll", penk::FormatDice(d)},
+                          {"rerolls", rerolls},
+                          {"actions", actions}};
+    CopyOut(out.dump(), buf, size, needed);
+  });
+}
+
+int penk_game_create(penk_context* ctx, const char* players, const char* rules, uint64_t seed,
+                     penk_game** out) {
+  return Guard([&] {
+    Require(out, "out");
+    *out = nullptr;
+    Require(ctx, "ctx");
+    Require(players, "players");
+    std::vector<std::string> seats = absl::StrSplit(players, ',');
+    penk::Rules r = penk::engine::RulesOrThrow(Opt(rules));
+    auto game = std::make_unique<penk_game>(
+        penk_game{ctx->session, ctx->session->NewGame(seats, r, seed)});
+    *out = game.release();
+  });
+}
+
+void penk_game_destroy(penk_game* game) { delete game; }
+
+int penk_game_apply(penk_game* game, const char* action) {
+  return Guard([&] {
+    Require(game, "game");
+    Require(action, "action");
+    Session::Apply(game->g, action);
+  });
+}
+
+int penk_game_best_action(penk_game* game, const char* level, int apply, char* buf,
+                          size_t size) {
+  return Guard([&] {
+    Require(game, "game");
+    if (!buf && size > 0) Fail(ErrorCode::kBadField, "buf must not be NULL when size > 0");
+    std::string text = penk::FormatAction(game->session->BestAction(game->g, Opt(level)));
+    if (size < text.size() + 1) CopyOut(text, buf, size, nullptr);  // fails before applying
+    if (apply) Session::Apply(game->g, text);
+    CopyOut(text, buf, size, nullptr);
+  });
+}
+
+int penk_game_state_json(const penk_game* game, char* buf, size_t size, size_t* needed) {
+  return Guard([&] {
+    Require(game, "game");
+    CopyOut(Session::StateJson(game->g).dump(), buf, size, needed);
+  });
+}
+
+int penk_game_players(const penk_game* game) { return game ? game->g.game.players() : -1; }
+int penk_game_current(const penk_game* game) { return game ? game->g.game.current() : -1; }
+int penk_game_phase(const penk_game* game) {
+  if (!game) return -1;
+  switch (game->g.game.phase()) {
+    case penk::Phase::kKeep: return PENK_PHASE_KEEP;
+    case penk::Phase::kMark: return PENK_PHASE_MARK;
+    case penk::Phase::kOver: return PENK_PHASE_OVER;
+  }
+  return -1;
+}
+int penk_game_rerolls_left(const penk_game* game) {
+  if (!game) return -1;
+  return game->g.game.phase() == penk::Phase::kKeep ? game->g.game.rerolls_left() : 0;
+}
+int penk_game_score(const penk_game* game, int player) {
+  if (!game || player < 0 || player >= game->g.game.players()) return -1;
+  return game->g.game.Score(player);
+}
+
+}  // extern "C"

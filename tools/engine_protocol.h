@@ -1,0 +1,140 @@
+// The engine protocol of `penk engine` (issue 6, docs/PROTOCOL.md) and the
+// engine core it shares with the C library (capi/penk.h).
+//
+// One JSON object per line in, one per line out. HandleLine is the whole
+// request handling as a plain function of a Session, so tests and fuzzers
+// call it without a process. The core below it (tables, hints, values,
+// games, AI decisions) reports every failure as an EngineError with a stable
+// code; HandleLine and the C API catch it (and any other exception) at their
+// boundary, so a bad request never ends the session nor loses a game.
+#ifndef PENK_TOOLS_ENGINE_PROTOCOL_H_
+#define PENK_TOOLS_ENGINE_PROTOCOL_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "engine/action.h"
+#include "engine/game.h"
+#include "engine/rules.h"
+#include "engine/sheet.h"
+#include "nlohmann/json.hpp"
+#include "solver/advisor.h"
+#include "solver/player.h"
+#include "solver/solitaire_dp.h"
+
+namespace penk::engine {
+
+inline constexpr int kProtocolVersion = 1;
+inline constexpr char kEngineName[] = "penk";
+inline constexpr char kEngineVersion[] = "0.1.0";
+
+// Error codes of the protocol ("code" of an error reply) and of the C API
+// (PENK_E_* in capi/penk.h have the same numbers). Never renumber.
+enum class ErrorCode {
+  kBadJson = 1,         // the line is not a JSON object
+  kUnknownCommand = 2,  // "cmd" names no command
+  kBadField = 3,        // a field is missing or has the wrong type or range
+  kBadPosition = 4,     // a sheet, roll, rules text or position is invalid
+  kUnknownGame = 5,     // no game with this id
+  kIllegalAction = 6,   // the action is not legal now (or the game is over)
+  kUnknownLevel = 7,    // an AI level or seat name that does not exist
+  kTable = 8,           // a value table cannot be loaded or does not cover the position
+  kLimit = 9,           // too many games open at once
+  kInternal = 10,       // a bug or out of memory; the session goes on
+  kBufferTooSmall = 11, // C API only: the caller's buffer is too small
+};
+
+// "bad_json", "unknown_command", ...: the protocol's error code strings.
+const char* ErrorCodeName(ErrorCode code);
+
+struct EngineError {
+  ErrorCode code;
+  std::string message;
+};
+
+struct SessionOptions {
+  // Folder of the default tables (empty: DefaultTableDir(), i.e.
+  // $PENK_TABLE_DIR or tables/ beside the binary).
+  std::string table_dir;
+  // Whether requests may name a table file ("table" field).
+  bool allow_table_paths = true;
+  // Whether a missing default table is built (about 10 s) and saved.
+  bool allow_build = true;
+  // If not empty, the only AI levels accepted (fuzzing: no table-hungry bots).
+  std::vector<std::string> levels;
+  // If not empty, every table request uses this file (fuzzing, tests).
+  std::string fixed_table;
+  size_t max_games = 256;
+};
+
+// A game with its seats: "human" or an AI level per seat, and the AI
+// players created so far (by level; they keep caches between decisions).
+struct GameSession {
+  Game game;
+  std::vector<std::string> seats;
+  uint64_t seed = 0;
+  std::map<std::string, std::unique_ptr<Player>> bots;
+};
+
+class Session {
+ public:
+  explicit Session(SessionOptions options = {});
+  const SessionOptions& options() const { return options_; }
+
+  // The AI levels this session accepts (kBotNames unless restricted).
+  std::vector<std::string> Levels() const;
+
+  // --- The core; every function throws EngineError. ---
+  // The table for `sheet` (its blocked rows, R4.2) under `rules`, from
+  // `path` or else the default file; loaded once and cached.
+  const SolitaireTable& Table(const Rules& rules, const Sheet& sheet, const std::string& path);
+  std::vector<RankedAction> Hint(const Sheet& sheet, const Dice& roll, int rerolls,
+                                 const Rules& rules, const std::string& table_path);
+  double Value(const Sheet& sheet, const Rules& rules, const std::string& table_path);
+
+  // A new game: 1-4 seats, each "human" or an AI level.
+  GameSession NewGame(const std::vector<std::string>& seats, const Rules& rules, uint64_t seed);
+  // The AI's decision for the player to move; `level` empty: the seat's level.
+  Action BestAction(GameSession& g, const std::string& level);
+  // Applies an action in R7 notation ("stop", a keep, a marking, fail:v).
+  static void Apply(GameSession& g, absl::string_view action);
+  static nlohmann::ordered_json StateJson(const GameSession& g);
+
+  // --- Games kept by the protocol, by id. ---
+  int AddGame(GameSession g);
+  GameSession& FindGame(int id);
+  void CloseGame(int id);
+  size_t game_count() const { return games_.size(); }
+
+  bool quit_requested() const { return quit_; }
+  void request_quit() { quit_ = true; }
+
+ private:
+  SessionOptions options_;
+  std::map<std::string, std::shared_ptr<const SolitaireTable>> tables_;
+  std::map<int, GameSession> games_;
+  int next_game_ = 1;
+  bool quit_ = false;
+};
+
+// Parsers shared by the protocol and the C API; throw EngineError(kBadPosition).
+Sheet SheetOrThrow(absl::string_view text);
+Dice RollOrThrow(absl::string_view text);
+Rules RulesOrThrow(absl::string_view text);
+// "human,greedy" or a list -> validated lower-case seat names.
+std::vector<std::string> SeatsOrThrow(const std::vector<std::string>& names,
+                                      const std::vector<std::string>& levels);
+
+// Handles one request line; returns the reply line (no newline). Never throws.
+std::string HandleLine(Session& session, absl::string_view line);
+
+// Hint values as `penk hint --json` prints them (6 decimals).
+double RoundValue(double v);
+
+}  // namespace penk::engine
+
+#endif  // PENK_TOOLS_ENGINE_PROTOCOL_H_
