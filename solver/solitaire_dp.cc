@@ -89,29 +89,38 @@ SolitaireTable BuildSolitaireTable(const Rules& rules, int max_free,
 #pragma omp parallel
     {
       std::vector<double> scratch(catalog.size());
-      double final_roll[kNumRolls];
-#pragma omp for schedule(dynamic, 64)
-      for (size_t n = 0; n < layer.size(); ++n) {
-        const ColumnCodes codes = StateOfIndex(layer[n]);
-        const Sheet sheet = SheetOfCodes(codes, blocked_rows);
-        FinalRollValues(
-            sheet,
-            [&](uint32_t cells) {
-              ColumnCodes next = codes;
-              for (int c = 0; c < kColumns; ++c) {
-                uint32_t rows = ColumnRows(cells, c + 1);
-                if (rows) next[c] = ColumnCode(CodeRows(next[c]) | rows, blocked_rows);
-              }
-              return table.ValueOfCodes(next);
-            },
-            [&](int face) {
-              ColumnCodes next = codes;
-              next[face - 1] = static_cast<uint8_t>(kClosedBase + CodeRows(next[face - 1]));
-              return table.ValueOfCodes(next);
-            },
-            scratch.data(), final_roll);
-        v[layer[n]] = TurnStartValue(final_roll);
-        if (progress && omp_get_thread_num() == 0 && (n & 1023) == 0) progress(done + n, total);
+      std::vector<double> final_rolls(kTurnBatch * kNumRolls);
+      const double* finals[kTurnBatch];
+      double start[kTurnBatch];
+      // Positions go kTurnBatch at a time: one SIMD lane each in the turn solver.
+#pragma omp for schedule(dynamic, 16)
+      for (size_t base = 0; base < layer.size(); base += kTurnBatch) {
+        const int count = static_cast<int>(std::min<size_t>(kTurnBatch, layer.size() - base));
+        for (int j = 0; j < count; ++j) {
+          const ColumnCodes codes = StateOfIndex(layer[base + j]);
+          const Sheet sheet = SheetOfCodes(codes, blocked_rows);
+          FinalRollValues(
+              sheet,
+              [&](uint32_t cells) {
+                ColumnCodes next = codes;
+                for (int c = 0; c < kColumns; ++c) {
+                  uint32_t rows = ColumnRows(cells, c + 1);
+                  if (rows) next[c] = ColumnCode(CodeRows(next[c]) | rows, blocked_rows);
+                }
+                return table.ValueOfCodes(next);
+              },
+              [&](int face) {
+                ColumnCodes next = codes;
+                next[face - 1] = static_cast<uint8_t>(kClosedBase + CodeRows(next[face - 1]));
+                return table.ValueOfCodes(next);
+              },
+              scratch.data(), &final_rolls[j * kNumRolls]);
+          finals[j] = &final_rolls[j * kNumRolls];
+        }
+        TurnStartValues(finals, count, start);
+        for (int j = 0; j < count; ++j) v[layer[base + j]] = start[j];
+        if (progress && omp_get_thread_num() == 0 && (base & 1023) == 0)
+          progress(done + base, total);
       }
     }
     done += layer.size();

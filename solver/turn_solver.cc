@@ -65,18 +65,50 @@ void SolveTurn(TurnValues& t) {
   t.start = start;
 }
 
-double TurnStartValue(const double* final_roll_value) {
+namespace {
+
+// kTurnBatch doubles, one turn per lane (GCC vector extension: AVX2 with
+// -march=native, plain SSE pairs elsewhere).
+typedef double Lanes __attribute__((vector_size(kTurnBatch * sizeof(double))));
+
+inline Lanes Max(Lanes a, Lanes b) { return a > b ? a : b; }
+
+// Stage() with every value a vector of lanes.
+inline void StageLanes(const Links& l, const Lanes* final, Lanes* lattice, Lanes* best) {
+  const Lanes sixth = {1.0 / 6, 1.0 / 6, 1.0 / 6, 1.0 / 6};
+  for (int k = kNumKeepsBelowSix - 1; k >= 0; --k) {
+    const int16_t* a = l.add[k];
+    lattice[k] = (lattice[a[0]] + lattice[a[1]] + lattice[a[2]] + lattice[a[3]] + lattice[a[4]] +
+                  lattice[a[5]]) *
+                 sixth;
+  }
+  const Lanes minus_inf = {kIllegal, kIllegal, kIllegal, kIllegal};
+  best[Links::kSentinel] = minus_inf;
+  for (int k = 0; k < kNumKeeps; ++k) {
+    const int16_t* r = l.remove[k];
+    Lanes m = k < kNumKeepsBelowSix ? lattice[k] : final[k - kNumKeepsBelowSix];
+    for (int f = 0; f < kFaces; ++f) m = Max(m, best[r[f]]);
+    best[k] = m;
+  }
+}
+
+}  // namespace
+
+void TurnStartValues(const double* const* final_roll_values, int count, double* start) {
+  static_assert(kTurnBatch == 4, "Lanes initialisers assume 4 lanes");
   const Links& l = Links::Get();
-  double lattice[kNumKeeps + 1], best[kNumKeeps + 1];
-  std::copy(final_roll_value, final_roll_value + kNumRolls, lattice + kNumKeepsBelowSix);
+  alignas(64) Lanes final[kNumRolls], lattice[kNumKeeps + 1], best[kNumKeeps + 1];
+  for (int r = 0; r < kNumRolls; ++r)
+    for (int j = 0; j < kTurnBatch; ++j)  // idle lanes repeat lane 0
+      final[r][j] = final_roll_values[j < count ? j : 0][r];
+  std::copy(final, final + kNumRolls, lattice + kNumKeepsBelowSix);
   for (int n = 1; n <= kRerolls; ++n) {
-    Stage(l, final_roll_value, lattice, best);
+    StageLanes(l, final, lattice, best);
     std::copy(best + kNumKeepsBelowSix, best + kNumKeeps, lattice + kNumKeepsBelowSix);
   }
-  double start = 0;
-  for (int r = 0; r < kNumRolls; ++r)
-    start += l.roll_probability[r] * lattice[kNumKeepsBelowSix + r];
-  return start;
+  Lanes sum = {0, 0, 0, 0};
+  for (int r = 0; r < kNumRolls; ++r) sum += l.roll_probability[r] * lattice[kNumKeepsBelowSix + r];
+  for (int j = 0; j < count; ++j) start[j] = sum[j];
 }
 
 }  // namespace penk

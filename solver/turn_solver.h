@@ -46,9 +46,11 @@ struct TurnValues {
 // Fills t.roll[1..2], t.keep and t.start from t.roll[0].
 void SolveTurn(TurnValues& t);
 
-// The same computation keeping nothing but the start value: the whole-game
-// DP's hot path.
-double TurnStartValue(const double* final_roll_value);
+// The same computation keeping nothing but the start value, for up to
+// kTurnBatch turns at once (one per SIMD lane: every turn walks the same
+// lattice, so lanes share every index): the whole-game DP's hot path.
+inline constexpr int kTurnBatch = 4;
+void TurnStartValues(const double* const* final_roll_values, int count, double* start);
 
 // The value of each final roll on `sheet`: the best legal marking under
 // mark_value(cells), or, when no group is legal (R3.5), the best failure under
