@@ -1,6 +1,9 @@
 #include "tools/engine_protocol.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <new>
@@ -64,7 +67,12 @@ const char* ErrorCodeName(ErrorCode code) {
   return "internal";
 }
 
-double RoundValue(double v) { return std::round(v * 1e6) / 1e6; }
+double RoundValue(double v) {
+  // Exactly what `penk hint --json` prints (%.6f), read back.
+  char text[64];
+  std::snprintf(text, sizeof text, "%.6f", v);
+  return std::strtod(text, nullptr);
+}
 
 Sheet SheetOrThrow(absl::string_view text) {
   absl::StatusOr<Sheet> s = ParseSheet(text);
@@ -197,7 +205,10 @@ Action Session::BestAction(GameSession& g, const std::string& level_arg) {
            absl::StrCat("player ", p, " is human: give \"level\" to ask an AI for its move"));
   }
   std::vector<std::string> levels = Levels();
-  if (std::find(levels.begin(), levels.end(), level) == levels.end())
+  // Names MakeBot accepts beyond kBotNames (e.g. "expert:lambda=2") are
+  // allowed unless the session restricts its levels.
+  const bool listed = std::find(levels.begin(), levels.end(), level) != levels.end();
+  if (!listed && (!options_.levels.empty() || !MakeBot(level, g.game.rules(), 0).ok()))
     Fail(ErrorCode::kUnknownLevel, absl::StrCat("unknown AI level \"", level_arg, "\"; known: ",
                                                 absl::StrJoin(levels, ", ")));
   std::unique_ptr<Player>& bot = g.bots[level];

@@ -1,0 +1,559 @@
+// The engine protocol (issue 6, docs/PROTOCOL.md): every command and every
+// error path through HandleLine, and the `penk engine` process end to end.
+// Tables: a small one (positions with at most 6 free cells) built once per
+// machine into the test temp dir; no test builds a full table.
+#include "tools/engine_protocol.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include "engine/rules.h"
+#include "gtest/gtest.h"
+#include "solver/bot.h"
+#include "solver/solitaire_dp.h"
+#include "tables/table_file.h"
+#include "tables/table_store.h"
+
+namespace penk::engine {
+namespace {
+
+using json = nlohmann::json;
+
+// 4 free cells, one closed column: solved by the small table.
+constexpr char kSmallSheet[] = "ooooo/o.ooo/oo.oo/ooo.o/oooo.";
+constexpr char kEmptySheet[] = "...../...../...../...../.....";
+// Row 5 crossed by an opponent's PENK (R4.2), 4 free cells, column 1 closed.
+constexpr char kBlockedSheet[] = "o.ooo/oo.oo/ooo.o/oooo./xxxxx";
+
+std::string SmallTable(uint32_t blocked = 0) {
+  const std::string path = testing::TempDir() + "penk_engine_test_v" +
+                           std::to_string(kTableFormatVersion) + "_free6_blocked" +
+                           std::to_string(blocked) + ".penktable";
+  if (!std::filesystem::exists(path)) {
+    SolitaireTable t = BuildSolitaireTable(Rules{}, 6, nullptr, blocked);
+    EXPECT_TRUE(WriteTable(t, path).ok());  // atomic rename: parallel tests are safe
+  }
+  return path;
+}
+
+json Call(Session& s, const json& request) {
+  std::string reply = HandleLine(s, request.dump());
+  json j = json::parse(reply);  // every reply is one valid JSON object
+  EXPECT_TRUE(j.is_object()) << reply;
+  EXPECT_EQ(j.count("result") + j.count("error"), 1u) << reply;
+  return j;
+}
+
+json Raw(Session& s, const std::string& line) { return json::parse(HandleLine(s, line)); }
+
+std::string ErrorOf(const json& reply) {
+  if (!reply.contains("error")) return "(no error: " + reply.dump() + ")";
+  return reply["error"]["code"].get<std::string>();
+}
+
+// Runs the penk binary and returns its stdout.
+std::string RunPenk(const std::string& args) {
+  std::string out;
+  FILE* p = popen((std::string(PENK_BINARY) + " " + args + " 2>/dev/null").c_str(), "r");
+  if (!p) return out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  pclose(p);
+  return out;
+}
+
+TEST(EngineProtocol, HelloNamesVersionAndLevels) {
+  Session s;
+  json r = Call(s, {{"id", 1}, {"cmd", "hello"}});
+  ASSERT_TRUE(r.contains("result")) << r;
+  EXPECT_EQ(r["id"], 1);
+  const json& h = r["result"];
+  EXPECT_EQ(h["name"], "penk");
+  EXPECT_EQ(h["version"], kEngineVersion);
+  EXPECT_EQ(h["protocol"], kProtocolVersion);
+  std::vector<std::string> levels;
+  for (const char* n : kBotNames) levels.push_back(n);
+  EXPECT_EQ(h["levels"], json(levels));
+  EXPECT_EQ(h["seats"][0], "human");
+  EXPECT_EQ(h["rules"]["default"], FormatRules(Rules{}));
+  EXPECT_EQ(h["rules"]["variants"]["penk-lines"], json({"all", "columns"}));
+  EXPECT_EQ(h["commands"].size(), 9u);
+}
+
+TEST(EngineProtocol, IdIsEchoedAsGiven) {
+  Session s;
+  EXPECT_EQ(Call(s, {{"id", "abc"}, {"cmd", "hello"}})["id"], "abc");
+  EXPECT_EQ(Call(s, {{"id", 2.5}, {"cmd", "hello"}})["id"], 2.5);
+  EXPECT_TRUE(Call(s, {{"cmd", "hello"}})["id"].is_null());
+  EXPECT_EQ(Call(s, {{"id", -7}, {"cmd", "nope"}})["id"], -7);
+}
+
+TEST(EngineProtocol, MalformedRequests) {
+  Session s;
+  for (const char* line : {"", "{", "garbage", "{\"id\":1,", "\xff\xfe", "{\"id\":1}}"}) {
+    json r = Raw(s, line);
+    EXPECT_EQ(ErrorOf(r), "bad_json") << line;
+    EXPECT_TRUE(r["id"].is_null());
+  }
+  for (const char* line : {"[1,2]", "42", "\"hello\"", "null"}) EXPECT_EQ(ErrorOf(Raw(s, line)), "bad_json");
+  EXPECT_EQ(ErrorOf(Raw(s, std::string(2 << 20, ' '))), "bad_json");  // overlong line
+  json r = Call(s, {{"id", {1, 2}}, {"cmd", "hello"}});
+  EXPECT_EQ(ErrorOf(r), "bad_field");
+  EXPECT_TRUE(r["id"].is_null());
+  EXPECT_EQ(ErrorOf(Call(s, {{"id", json::object()}, {"cmd", "hello"}})), "bad_field");
+  EXPECT_EQ(ErrorOf(Call(s, {{"id", 3}})), "bad_field");
+  r = Call(s, {{"id", 4}, {"cmd", 17}});
+  EXPECT_EQ(ErrorOf(r), "bad_field");
+  EXPECT_EQ(r["id"], 4);
+  r = Call(s, {{"id", 5}, {"cmd", "fly"}});
+  EXPECT_EQ(ErrorOf(r), "unknown_command");
+  EXPECT_NE(r["error"]["message"].get<std::string>().find("fly"), std::string::npos);
+  // Invalid UTF-8 inside a string that the reply quotes: still a valid reply.
+  r = Raw(s, "{\"id\":6,\"cmd\":\"\xc3\x28\"}");
+  EXPECT_EQ(ErrorOf(r), "bad_json");  // nlohmann refuses invalid UTF-8 on input
+  r = Raw(s, "{\"id\":7,\"cmd\":\"hint\",\"roll\":\"\\u00e9\\u00e9\"}");
+  EXPECT_EQ(ErrorOf(r), "bad_position");
+}
+
+TEST(EngineProtocol, NewGameStateAndApply) {
+  Session s;
+  json r = Call(s, {{"id", 1}, {"cmd", "new_game"}, {"players", {"human", "greedy"}}, {"seed", 7}});
+  ASSERT_TRUE(r.contains("result")) << r;
+  json st = r["result"];
+  const int game = st["game"];
+  EXPECT_EQ(st["players"].size(), 2u);
+  EXPECT_EQ(st["players"][0]["seat"], "human");
+  EXPECT_EQ(st["players"][1]["seat"], "greedy");
+  EXPECT_EQ(st["players"][0]["sheet"], kEmptySheet);
+  EXPECT_EQ(st["players"][0]["score"], 0);
+  EXPECT_EQ(st["current"], 0);
+  EXPECT_EQ(st["phase"], "keep");
+  EXPECT_EQ(st["rerolls_left"], 2);
+  EXPECT_EQ(st["last_round"], false);
+  EXPECT_EQ(st["seed"], 7);
+  EXPECT_EQ(st["dice"].get<std::string>().size(), 6u);
+  EXPECT_FALSE(st.contains("winners"));
+  // The same seed gives the same dice; the state command repeats the state.
+  json again = Call(s, {{"id", 2}, {"cmd", "new_game"}, {"players", "human,greedy"}, {"seed", 7}});
+  EXPECT_EQ(again["result"]["dice"], st["dice"]);
+  EXPECT_NE(again["result"]["game"], game);
+  EXPECT_EQ(Call(s, {{"id", 3}, {"cmd", "state"}, {"game", game}})["result"], st);
+
+  // Keep: the first legal keep ("-" rerolls all) uses a reroll.
+  ASSERT_EQ(st["legal_actions"][0], "-");
+  r = Call(s, {{"id", 4}, {"cmd", "apply"}, {"game", game}, {"action", "-"}});
+  ASSERT_TRUE(r.contains("result")) << r;
+  EXPECT_EQ(r["result"]["rerolls_left"], 1);
+  // Stop: the marking phase; every legal marking is listed.
+  r = Call(s, {{"id", 5}, {"cmd", "apply"}, {"game", game}, {"action", "stop"}});
+  EXPECT_EQ(r["result"]["phase"], "mark");
+  EXPECT_EQ(r["result"]["rerolls_left"], 0);
+  json before = r["result"];
+  // An illegal action is refused and changes nothing.
+  for (const char* bad : {"zzz", "fail:9", "", "123456J"}) {
+    json e = Call(s, {{"id", 6}, {"cmd", "apply"}, {"game", game}, {"action", bad}});
+    EXPECT_EQ(ErrorOf(e), "illegal_action") << bad;
+    EXPECT_EQ(e["id"], 6);
+  }
+  EXPECT_EQ(Call(s, {{"id", 7}, {"cmd", "state"}, {"game", game}})["result"], before);
+  // A legal marking ends the turn: the next player is to move.
+  std::string marking = before["legal_actions"][0];
+  r = Call(s, {{"id", 8}, {"cmd", "apply"}, {"game", game}, {"action", marking}});
+  ASSERT_TRUE(r.contains("result")) << r;
+  EXPECT_EQ(r["result"]["current"], 1);
+  EXPECT_EQ(r["result"]["players"][0]["turns"], 1);
+  EXPECT_EQ(r["result"]["last_turn"]["player"], 0);
+  EXPECT_EQ(r["result"]["last_turn"]["marking"], marking);
+}
+
+TEST(EngineProtocol, NewGameErrors) {
+  SessionOptions o;
+  o.max_games = 2;
+  Session s(o);
+  auto code = [&](json req) {
+    req["id"] = 1;
+    req["cmd"] = "new_game";
+    return ErrorOf(Call(s, req));
+  };
+  EXPECT_EQ(code({}), "bad_field");                                      // no players
+  EXPECT_EQ(code({{"players", json::array()}}), "bad_field");            // none
+  EXPECT_EQ(code({{"players", {"greedy", "greedy", "greedy", "greedy", "greedy"}}}), "bad_field");
+  EXPECT_EQ(code({{"players", {"human", 3}}}), "bad_field");
+  EXPECT_EQ(code({{"players", 3}}), "bad_field");
+  EXPECT_EQ(code({{"players", {"human", "grandmaster"}}}), "unknown_level");
+  EXPECT_EQ(code({{"players", "human,"}}), "unknown_level");  // empty name
+  EXPECT_EQ(code({{"players", {"human"}}, {"rules", "line-min=9"}}), "bad_position");
+  EXPECT_EQ(code({{"players", {"human"}}, {"rules", 3}}), "bad_field");
+  EXPECT_EQ(code({{"players", {"human"}}, {"seed", -1}}), "bad_field");
+  EXPECT_EQ(code({{"players", {"human"}}, {"seed", "7"}}), "bad_field");
+  EXPECT_EQ(code({{"players", {"human"}}, {"seed", 1.5}}), "bad_field");
+  // Rules variants and a seed beyond 2^63 are accepted; no seed: a random one.
+  json r = Call(s, {{"id", 1}, {"cmd", "new_game"}, {"players", {"HUMAN"}},
+                    {"rules", "penk-lines=columns,line-min=1"}, {"seed", 18446744073709551615ull}});
+  ASSERT_TRUE(r.contains("result")) << r;
+  EXPECT_EQ(r["result"]["rules"], "line-min=1,penk-lines=columns");
+  EXPECT_EQ(r["result"]["seed"], 18446744073709551615ull);
+  EXPECT_EQ(r["result"]["players"][0]["seat"], "human");
+  r = Call(s, {{"id", 1}, {"cmd", "new_game"}, {"players", {"random"}}});
+  ASSERT_TRUE(r.contains("result")) << r;
+  EXPECT_TRUE(r["result"]["seed"].is_number_unsigned());
+  EXPECT_EQ(code({{"players", {"human"}}}), "limit");  // max_games = 2
+  EXPECT_TRUE(Call(s, {{"id", 1}, {"cmd", "close_game"}, {"game", 1}}).contains("result"));
+  EXPECT_TRUE(Call(s, {{"id", 1}, {"cmd", "new_game"}, {"players", {"human"}}}).contains("result"));
+}
+
+TEST(EngineProtocol, GameIdErrors) {
+  Session s;
+  Call(s, {{"id", 1}, {"cmd", "new_game"}, {"players", {"human"}}, {"seed", 1}});
+  for (const char* cmd : {"state", "apply", "best_action", "close_game"}) {
+    json base = {{"id", 1}, {"cmd", cmd}, {"action", "stop"}, {"level", "greedy"}};
+    EXPECT_EQ(ErrorOf(Call(s, base)), "bad_field") << cmd;  // no game
+    base["game"] = "1";
+    EXPECT_EQ(ErrorOf(Call(s, base)), "bad_field") << cmd;
+    base["game"] = 0;
+    EXPECT_EQ(ErrorOf(Call(s, base)), "bad_field") << cmd;
+    base["game"] = 1.0;
+    EXPECT_EQ(ErrorOf(Call(s, base)), "bad_field") << cmd;
+    base["game"] = 42;
+    EXPECT_EQ(ErrorOf(Call(s, base)), "unknown_game") << cmd;
+  }
+  EXPECT_EQ(ErrorOf(Call(s, {{"id", 1}, {"cmd", "apply"}, {"game", 1}})), "bad_field");  // no action
+  EXPECT_EQ(ErrorOf(Call(s, {{"id", 1}, {"cmd", "apply"}, {"game", 1}, {"action", 5}})), "bad_field");
+  // The game survived all of that.
+  EXPECT_TRUE(Call(s, {{"id", 1}, {"cmd", "state"}, {"game", 1}}).contains("result"));
+}
+
+TEST(EngineProtocol, CloseGame) {
+  Session s;
+  Call(s, {{"id", 1}, {"cmd", "new_game"}, {"players", {"human"}}, {"seed", 1}});
+  json r = Call(s, {{"id", 2}, {"cmd", "close_game"}, {"game", 1}});
+  EXPECT_EQ(r["result"]["closed"], 1);
+  EXPECT_EQ(ErrorOf(Call(s, {{"id", 3}, {"cmd", "state"}, {"game", 1}})), "unknown_game");
+  EXPECT_EQ(ErrorOf(Call(s, {{"id", 4}, {"cmd", "close_game"}, {"game", 1}})), "unknown_game");
+  EXPECT_EQ(s.game_count(), 0u);
+}
+
+TEST(EngineProtocol, LimitOnOpenGames) {
+  SessionOptions o;
+  o.max_games = 1;
+  Session s(o);
+  EXPECT_TRUE(Call(s, {{"id", 1}, {"cmd", "new_game"}, {"players", {"human"}}}).contains("result"));
+  EXPECT_EQ(ErrorOf(Call(s, {{"id", 2}, {"cmd", "new_game"}, {"players", {"human"}}})), "limit");
+  Call(s, {{"id", 3}, {"cmd", "close_game"}, {"game", 1}});
+  EXPECT_TRUE(Call(s, {{"id", 4}, {"cmd", "new_game"}, {"players", {"human"}}}).contains("result"));
+}
+
+TEST(EngineProtocol, BestActionPlaysWholeGames) {
+  for (const char* players : {"greedy,random", "random,greedy,bot", "greedy"}) {
+    Session s;
+    json r = Call(s, {{"id", 1}, {"cmd", "new_game"}, {"players", players}, {"seed", 11}});
+    const int game = r["result"]["game"];
+    json st = r["result"];
+    int moves = 0;
+    while (st["phase"] != "over") {
+      ASSERT_LT(++moves, 2000);
+      // Without apply the action is only reported; it is one of the legal actions.
+      json look = Call(s, {{"id", moves}, {"cmd", "best_action"}, {"game", game}});
+      ASSERT_TRUE(look.contains("result")) << look;
+      EXPECT_EQ(look["result"]["applied"], false);
+      EXPECT_EQ(look["result"]["player"], st["current"]);
+      const json& legal = st["legal_actions"];
+      EXPECT_NE(std::find(legal.begin(), legal.end(), look["result"]["action"]), legal.end())
+          << look;
+      EXPECT_EQ(Call(s, {{"id", 0}, {"cmd", "state"}, {"game", game}})["result"], st);
+      json play = Call(s, {{"id", moves}, {"cmd", "best_action"}, {"game", game}, {"apply", true}});
+      ASSERT_TRUE(play.contains("result")) << play;
+      EXPECT_EQ(play["result"]["applied"], true);
+      st = play["result"]["state"];
+    }
+    EXPECT_EQ(st["legal_actions"], json::array());
+    EXPECT_EQ(st["dice"], "");
+    ASSERT_TRUE(st.contains("winners"));
+    int best = -1;
+    for (const json& p : st["players"]) best = std::max(best, p["score"].get<int>());
+    for (const json& w : st["winners"]) EXPECT_EQ(st["players"][w.get<int>()]["score"], best);
+    // R5.2: everyone had the same number of turns.
+    for (const json& p : st["players"]) EXPECT_EQ(p["turns"], st["players"][0]["turns"]);
+    // The game is over: no more decisions.
+    EXPECT_EQ(ErrorOf(Call(s, {{"id", 1}, {"cmd", "best_action"}, {"game", game}})), "illegal_action");
+    EXPECT_EQ(ErrorOf(Call(s, {{"id", 1}, {"cmd", "apply"}, {"game", game}, {"action", "stop"}})),
+              "illegal_action");
+  }
+}
+
+TEST(EngineProtocol, BestActionErrors) {
+  Session s;
+  Call(s, {{"id", 1}, {"cmd", "new_game"}, {"players", {"human", "greedy"}}, {"seed", 3}});
+  // A human seat has no level of its own.
+  EXPECT_EQ(ErrorOf(Call(s, {{"id", 2}, {"cmd", "best_action"}, {"game", 1}})), "bad_field");
+  EXPECT_EQ(ErrorOf(Call(s, {{"id", 3}, {"cmd", "best_action"}, {"game", 1}, {"level", "god"}})),
+            "unknown_level");
+  EXPECT_EQ(ErrorOf(Call(s, {{"id", 4}, {"cmd", "best_action"}, {"game", 1}, {"level", 2}})),
+            "bad_field");
+  EXPECT_EQ(ErrorOf(Call(s, {{"id", 5}, {"cmd", "best_action"}, {"game", 1}, {"level", "greedy"},
+                             {"apply", "yes"}})),
+            "bad_field");
+  // Any level may advise a human seat.
+  json r = Call(s, {{"id", 6}, {"cmd", "best_action"}, {"game", 1}, {"level", "Greedy"}});
+  ASSERT_TRUE(r.contains("result")) << r;
+  EXPECT_EQ(r["result"]["level"], "greedy");
+  // A session restricted to some levels refuses the others.
+  SessionOptions o;
+  o.levels = {"random"};
+  Session restricted(o);
+  EXPECT_EQ(ErrorOf(Call(restricted, {{"id", 1}, {"cmd", "new_game"}, {"players", {"greedy"}}})),
+            "unknown_level");
+  Call(restricted, {{"id", 1}, {"cmd", "new_game"}, {"players", {"human"}}});
+  EXPECT_EQ(ErrorOf(Call(restricted,
+                         {{"id", 1}, {"cmd", "best_action"}, {"game", 1}, {"level", "greedy"}})),
+            "unknown_level");
+}
+
+TEST(EngineProtocol, FailureIsAnAction) {
+  // Find a seeded one-player game that reaches a failure (R3.5) by stopping
+  // at once and marking only when forced; apply "fail:v" through the protocol.
+  Session s;
+  for (int seed = 0; seed < 400; ++seed) {
+    json r = Call(s, {{"id", 1}, {"cmd", "new_game"}, {"players", {"human"}}, {"seed", seed}});
+    const int game = r["result"]["game"];
+    json st = r["result"];
+    for (int turn = 0; turn < 40 && st["phase"] != "over"; ++turn) {
+      st = Call(s, {{"id", 2}, {"cmd", "apply"}, {"game", game}, {"action", "stop"}})["result"];
+      std::string first = st["legal_actions"][0];
+      if (first.rfind("fail:", 0) == 0) {
+        // A marking is refused now; a failure on a closed column too.
+        EXPECT_EQ(ErrorOf(Call(s, {{"id", 3}, {"cmd", "apply"}, {"game", game}, {"action", "1:1"}})),
+                  "illegal_action");
+        r = Call(s, {{"id", 4}, {"cmd", "apply"}, {"game", game}, {"action", first}});
+        ASSERT_TRUE(r.contains("result")) << r;
+        EXPECT_EQ(r["result"]["last_turn"]["failed_column"], first[5] - '0');
+        return;
+      }
+      // Use up the sheet quickly: the largest marking first.
+      std::string best = first;
+      for (const json& a : st["legal_actions"])
+        if (a.get<std::string>().size() > best.size()) best = a;
+      st = Call(s, {{"id", 5}, {"cmd", "apply"}, {"game", game}, {"action", best}})["result"];
+    }
+    Call(s, {{"id", 6}, {"cmd", "close_game"}, {"game", game}});
+  }
+  FAIL() << "no failure reached";
+}
+
+class EngineTables : public testing::Test {
+ protected:
+  json Hint(Session& s, json fields) {
+    fields["id"] = 1;
+    fields["cmd"] = "hint";
+    return Call(s, fields);
+  }
+  json Value(Session& s, json fields) {
+    fields["id"] = 1;
+    fields["cmd"] = "value";
+    return Call(s, fields);
+  }
+};
+
+TEST_F(EngineTables, HintEqualsPenkHintJson) {
+  const std::string table = SmallTable();
+  Session s;
+  for (int rerolls : {2, 1, 0}) {
+    for (const char* roll : {"12345J", "3335JJ", "JJJJJ2", "111111"}) {
+      json r = Hint(s, {{"sheet", kSmallSheet}, {"roll", roll}, {"rerolls", rerolls}, {"table", table}});
+      ASSERT_TRUE(r.contains("result")) << r;
+      json cli = json::parse(RunPenk(std::string("hint --json --sheet ") + kSmallSheet +
+                                     " --roll " + roll + " --rerolls " + std::to_string(rerolls) +
+                                     " --table " + table));
+      EXPECT_EQ(r["result"]["actions"], cli["actions"]) << roll << " " << rerolls;
+      EXPECT_EQ(r["result"]["sheet"], cli["sheet"]);
+      EXPECT_EQ(r["result"]["roll"], cli["roll"]);
+      EXPECT_EQ(r["result"]["rerolls"], cli["rerolls"]);
+    }
+  }
+  // rerolls defaults to 2; top keeps the best K.
+  json all = Hint(s, {{"sheet", kSmallSheet}, {"roll", "12345J"}, {"table", table}});
+  EXPECT_EQ(all["result"]["rerolls"], 2);
+  json top = Hint(s, {{"sheet", kSmallSheet}, {"roll", "12345J"}, {"table", table}, {"top", 3}});
+  ASSERT_EQ(top["result"]["actions"].size(), 3u);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(top["result"]["actions"][i], all["result"]["actions"][i]);
+  // A failure roll with no reroll left ranks the failures (R3.5).
+  json fail = Hint(s, {{"sheet", kSmallSheet}, {"roll", "111111"},
+                       {"rerolls", 0}, {"table", table}});
+  ASSERT_TRUE(fail.contains("result")) << fail;
+  EXPECT_EQ(fail["result"]["actions"][0]["action"].get<std::string>().substr(0, 5), "fail:");
+  // Opponents are checked, then ignored: the solitaire ranking.
+  json opp = Hint(s, {{"sheet", kSmallSheet}, {"roll", "12345J"}, {"table", table},
+                      {"opponents", {kEmptySheet}}, {"last_round", true}});
+  EXPECT_EQ(opp["result"]["actions"], all["result"]["actions"]);
+}
+
+TEST_F(EngineTables, HintErrors) {
+  const std::string table = SmallTable();
+  Session s;
+  auto code = [&](json f) {
+    if (!f.contains("table")) f["table"] = table;
+    return ErrorOf(Hint(s, f));
+  };
+  EXPECT_EQ(code({{"sheet", kSmallSheet}}), "bad_field");                               // no roll
+  EXPECT_EQ(code({{"sheet", kSmallSheet}, {"roll", 123456}}), "bad_field");
+  EXPECT_EQ(code({{"sheet", kSmallSheet}, {"roll", "12345"}}), "bad_position");
+  EXPECT_EQ(code({{"sheet", kSmallSheet}, {"roll", "1234567"}}), "bad_position");
+  EXPECT_EQ(code({{"sheet", kSmallSheet}, {"roll", "12345J"}, {"rerolls", 3}}), "bad_field");
+  EXPECT_EQ(code({{"sheet", kSmallSheet}, {"roll", "12345J"}, {"rerolls", -1}}), "bad_field");
+  EXPECT_EQ(code({{"sheet", kSmallSheet}, {"roll", "12345J"}, {"rerolls", "2"}}), "bad_field");
+  EXPECT_EQ(code({{"sheet", kSmallSheet}, {"roll", "12345J"}, {"top", -1}}), "bad_field");
+  EXPECT_EQ(code({{"sheet", "ooooo"}, {"roll", "12345J"}}), "bad_position");
+  EXPECT_EQ(code({{"sheet", 5}, {"roll", "12345J"}}), "bad_field");
+  // Unreachable (a lone crossed cell in an open column), finished, full.
+  EXPECT_EQ(code({{"sheet", "x..../...../...../...../....."}, {"roll", "12345J"}}), "bad_position");
+  EXPECT_EQ(code({{"sheet", "xo.../xo.../xo.../oo.../xo..."}, {"roll", "12345J"}}), "bad_position");
+  EXPECT_EQ(code({{"sheet", "ooooo/ooooo/ooooo/ooooo/ooooo"}, {"roll", "12345J"}}), "bad_position");
+  EXPECT_EQ(code({{"sheet", kSmallSheet}, {"roll", "12345J"}, {"rules", "line-min=0"}}),
+            "bad_position");
+  // The small table does not cover the empty sheet; a table for other rules
+  // or blocked rows is refused; a missing named file is not built.
+  EXPECT_EQ(code({{"roll", "12345J"}}), "table_error");
+  EXPECT_EQ(code({{"sheet", kSmallSheet}, {"roll", "12345J"}, {"rules", "line-min=2"}}),
+            "table_error");
+  EXPECT_EQ(code({{"sheet", kBlockedSheet}, {"roll", "12345J"}}), "table_error");
+  EXPECT_EQ(code({{"sheet", kSmallSheet}, {"roll", "12345J"}, {"table", "/nonexistent/t.penktable"}}),
+            "table_error");
+  EXPECT_EQ(code({{"sheet", kSmallSheet}, {"roll", "12345J"}, {"table", 1}}), "bad_field");
+  EXPECT_EQ(code({{"sheet", kSmallSheet}, {"roll", "12345J"}, {"opponents", {"bad"}}}),
+            "bad_position");
+  EXPECT_EQ(code({{"sheet", kSmallSheet}, {"roll", "12345J"},
+                  {"opponents", {kEmptySheet, kEmptySheet, kEmptySheet, kEmptySheet}}}),
+            "bad_field");
+  EXPECT_EQ(code({{"sheet", kSmallSheet}, {"roll", "12345J"}, {"last_round", 1}}), "bad_field");
+  // A session that refuses table paths.
+  SessionOptions o;
+  o.allow_table_paths = false;
+  Session closed(o);
+  json r = Hint(closed, {{"sheet", kSmallSheet}, {"roll", "12345J"}, {"table", table}});
+  EXPECT_EQ(ErrorOf(r), "bad_field");
+}
+
+TEST_F(EngineTables, HintWithBlockedRows) {
+  // Row 5 blocked by an opponent's PENK: its table is a different file.
+  const std::string table = SmallTable(1u << 4);
+  Session s;
+  const char* sheet = kBlockedSheet;
+  json r = Hint(s, {{"sheet", sheet}, {"roll", "12345J"}, {"table", table}});
+  ASSERT_TRUE(r.contains("result")) << r;
+  json cli = json::parse(RunPenk(std::string("hint --json --sheet ") + sheet +
+                                 " --roll 12345J --table " + table));
+  EXPECT_EQ(r["result"]["actions"], cli["actions"]);
+}
+
+TEST_F(EngineTables, ValueEqualsPenkValue) {
+  const std::string table = SmallTable();
+  Session s;
+  for (const char* sheet : {kSmallSheet, "ooooo/oo.oo/o.ooo/ooo.o/oooo.",
+                            "xo.../xo.../xo.../oo.../xo..."}) {
+    json r = Value(s, {{"sheet", sheet}, {"table", table}});
+    ASSERT_TRUE(r.contains("result")) << r;
+    EXPECT_EQ(r["result"].size(), 1u);  // exactly {"value": X}
+    std::string out = RunPenk(std::string("value --sheet ") + sheet + " --table " + table);
+    size_t at = out.find("value: ");
+    ASSERT_NE(at, std::string::npos) << out;
+    EXPECT_EQ(r["result"]["value"].get<double>(), std::strtod(out.c_str() + at + 7, nullptr))
+        << sheet;
+  }
+  // E5: a finished sheet is worth its score.
+  EXPECT_EQ(Value(s, {{"sheet", "xo.../xo.../xo.../oo.../xo..."}, {"table", table}})["result"]["value"],
+            19.0);
+}
+
+TEST_F(EngineTables, ValueErrors) {
+  const std::string table = SmallTable();
+  Session s;
+  EXPECT_EQ(ErrorOf(Value(s, {{"table", table}})), "table_error");  // empty sheet not covered
+  EXPECT_EQ(ErrorOf(Value(s, {{"sheet", "o"}, {"table", table}})), "bad_position");
+  EXPECT_EQ(ErrorOf(Value(s, {{"sheet", "x..../...../...../...../....."}, {"table", table}})),
+            "bad_position");
+  EXPECT_EQ(ErrorOf(Value(s, {{"sheet", kSmallSheet}, {"rules", "bogus"}, {"table", table}})),
+            "bad_position");
+  EXPECT_EQ(ErrorOf(Value(s, {{"sheet", true}, {"table", table}})), "bad_field");
+  EXPECT_EQ(ErrorOf(Value(s, {{"sheet", kSmallSheet}, {"table", "/nonexistent"}})), "table_error");
+  // A corrupt file is refused, not rebuilt over.
+  const std::string junk = testing::TempDir() + "penk_engine_test_junk.penktable";
+  std::ofstream(junk) << "not a table";
+  EXPECT_EQ(ErrorOf(Value(s, {{"sheet", kSmallSheet}, {"table", junk}})), "table_error");
+}
+
+TEST_F(EngineTables, DefaultTableLoadsLazilyFromTableDir) {
+  // A table dir holding the small table under the default file name: no
+  // "table" field needed. With building off, a missing default table is an error.
+  const std::string dir = testing::TempDir() + "penk_engine_test_dir_" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  const std::string name =
+      std::filesystem::path(DefaultTablePath(Rules{}, 0)).filename().string();
+  std::filesystem::copy_file(SmallTable(), dir + "/" + name,
+                             std::filesystem::copy_options::overwrite_existing);
+  SessionOptions o;
+  o.table_dir = dir;
+  o.allow_build = false;
+  Session s(o);
+  json r = Value(s, {{"sheet", kSmallSheet}});
+  ASSERT_TRUE(r.contains("result")) << r;
+  json h = Hint(s, {{"sheet", kSmallSheet}, {"roll", "3335JJ"}});
+  EXPECT_TRUE(h.contains("result")) << h;
+  EXPECT_EQ(ErrorOf(Value(s, {{"sheet", kSmallSheet}, {"rules", "line-min=4"}})), "table_error");
+  // fixed_table: every request uses that file (the fuzzers' setting).
+  SessionOptions f;
+  f.fixed_table = SmallTable();
+  Session fixed(f);
+  EXPECT_TRUE(Value(fixed, {{"sheet", kSmallSheet}, {"table", "/elsewhere"}}).contains("result"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(EngineProtocol, Quit) {
+  Session s;
+  EXPECT_FALSE(s.quit_requested());
+  json r = Call(s, {{"id", 9}, {"cmd", "quit"}});
+  EXPECT_EQ(r["result"]["quit"], true);
+  EXPECT_TRUE(s.quit_requested());
+}
+
+TEST(EngineProtocol, ErrorCodeNamesAreDistinct) {
+  std::set<std::string> names;
+  for (int c = 1; c <= 11; ++c) names.insert(ErrorCodeName(static_cast<ErrorCode>(c)));
+  EXPECT_EQ(names.size(), 11u);
+}
+
+// The real process: a transcript through stdin/stdout, errors in between do
+// not end it, and quit does.
+TEST(EngineProcess, ServesLinesUntilQuit) {
+  const std::string in = testing::TempDir() + "penk_engine_test_in_" + std::to_string(getpid());
+  std::ofstream(in) << "{\"id\":1,\"cmd\":\"hello\"}\n"
+                       "not json\n"
+                       "\n"
+                       "{\"id\":2,\"cmd\":\"new_game\",\"players\":[\"human\",\"random\"],\"seed\":5}\r\n"
+                       "{\"id\":3,\"cmd\":\"apply\",\"game\":1,\"action\":\"5:5\"}\n"
+                       "{\"id\":4,\"cmd\":\"apply\",\"game\":1,\"action\":\"stop\"}\n"
+                       "{\"id\":5,\"cmd\":\"quit\"}\n"
+                       "{\"id\":6,\"cmd\":\"hello\"}\n";
+  std::string out = RunPenk("engine --no-build < " + in);
+  std::vector<json> replies;
+  size_t start = 0;
+  for (size_t nl; (nl = out.find('\n', start)) != std::string::npos; start = nl + 1)
+    replies.push_back(json::parse(out.substr(start, nl - start)));
+  ASSERT_EQ(replies.size(), 6u) << out;  // the blank line gets no reply; after quit nothing
+  EXPECT_EQ(replies[0]["id"], 1);
+  EXPECT_EQ(ErrorOf(replies[1]), "bad_json");
+  EXPECT_EQ(replies[2]["result"]["game"], 1);
+  EXPECT_EQ(ErrorOf(replies[3]), "illegal_action");
+  EXPECT_EQ(replies[4]["result"]["phase"], "mark");
+  EXPECT_EQ(replies[5]["result"]["quit"], true);
+  std::filesystem::remove(in);
+}
+
+}  // namespace
+}  // namespace penk::engine
