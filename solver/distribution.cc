@@ -7,26 +7,29 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/marking.h"
+#include "engine/rng.h"
+#include "solver/advisor.h"
 #include "solver/bot.h"
 
 namespace penk {
 namespace {
 
 // Column v-1 of the result is face v: the sheet's own labelling. The sheet
-// must be a solitaire sheet (SolitaireCodes accepted it).
+// must be one PositionOfSheet accepts.
 ColumnCodes CodesInPlace(const Sheet& sheet) {
   ColumnCodes codes{};
   for (int v = 1; v <= kColumns; ++v) {
     uint32_t rows = ColumnRows(sheet.circled, v);
-    codes[v - 1] = sheet.ColumnClosed(v) ? static_cast<uint8_t>(kClosedBase + rows) : OpenCode(rows);
+    codes[v - 1] = static_cast<uint8_t>(sheet.ColumnClosed(v) ? kClosedBase + rows : rows);
   }
   return codes;
 }
 
 // After circling `cells` (R3.2); a column with no free cell left is closed (R5.1).
-ColumnCodes CodesAfterMarking(ColumnCodes codes, uint32_t cells) {
+ColumnCodes CodesAfterMarking(ColumnCodes codes, uint32_t cells, uint32_t blocked_rows) {
   for (int v = 1; v <= kColumns; ++v)
-    if (uint32_t rows = ColumnRows(cells, v)) codes[v - 1] = OpenCode(CodeRows(codes[v - 1]) | rows);
+    if (uint32_t rows = ColumnRows(cells, v))
+      codes[v - 1] = ColumnCode(CodeRows(codes[v - 1]) | rows, blocked_rows);
   return codes;
 }
 
@@ -36,31 +39,21 @@ ColumnCodes CodesAfterFailure(ColumnCodes codes, int face) {
   return codes;
 }
 
-// For each roll r, the keep chosen with n rerolls left: the highest
-// TurnValues::KeepValue among the sub-multisets of r, the lowest keep index
-// among equal values -- the first best in DiceSpace::SubKeeps order, which is
-// ascending, i.e. exactly RankActions' stable ranking. Found as a running
-// lexicographic maximum up the lattice (every sub-multiset of k is k itself or
-// a sub-multiset of k minus one die), O(924 * 6).
+// For each roll r, the keep chosen with n rerolls left: the first keep in
+// DiceSpace::SubKeeps order whose TurnValues::KeepValue is the roll's value
+// -- exactly RankActions' stable ranking. SolveTurn's roll value is a running
+// maximum of these same numbers, so the comparison is exact.
 void BestKeeps(const TurnValues& t, int n, int16_t* out) {
   const DiceSpace& space = DiceSpace::Get();
-  double best_value[kNumKeeps];
-  int16_t best[kNumKeeps];
-  for (int k = 0; k < kNumKeeps; ++k) {
-    double v = k < kNumKeepsBelowSix ? t.keep[n - 1][k] : t.roll[0][k - kNumKeepsBelowSix];
-    int16_t b = static_cast<int16_t>(k);
-    for (int f = 0; f < kFaces; ++f) {
-      int16_t sub = space.Remove(k, f);
-      if (sub == kNoKeep) continue;
-      if (best_value[sub] > v || (best_value[sub] == v && best[sub] < b)) {
-        v = best_value[sub];
-        b = best[sub];
+  for (int r = 0; r < kNumRolls; ++r) {
+    const double target = t.roll[n][r];
+    out[r] = static_cast<int16_t>(r + kNumKeepsBelowSix);
+    for (int16_t k : space.SubKeeps(r))
+      if ((k < kNumKeepsBelowSix ? t.keep[n - 1][k] : t.roll[0][r]) == target) {
+        out[r] = k;
+        break;
       }
-    }
-    best_value[k] = v;
-    best[k] = b;
   }
-  for (int r = 0; r < kNumRolls; ++r) out[r] = best[r + kNumKeepsBelowSix];
 }
 
 class Optimal : public TurnPolicy {
@@ -68,15 +61,17 @@ class Optimal : public TurnPolicy {
   explicit Optimal(const SolitaireTable& table)
       : table_(table), value_(MarkingCatalog::Get().size()) {}
   std::unique_ptr<TurnPolicy> Clone() const override { return std::make_unique<Optimal>(table_); }
+  uint32_t blocked_rows() const override { return table_.blocked_rows(); }
 
   void Decide(const ColumnCodes& codes, TurnChoices& out) override {
     const MarkingCatalog& catalog = MarkingCatalog::Get();
-    const Sheet sheet = SheetOfCodes(codes);
+    const uint32_t rows = table_.blocked_rows();
+    const Sheet sheet = SheetOfCodes(codes, rows);
     const uint32_t blocked = ~sheet.free();
     for (int id = 0; id < catalog.size(); ++id)
       value_[id] = (catalog.cells(id) & blocked)
                        ? kIllegal
-                       : table_.ValueOfCodes(CodesAfterMarking(codes, catalog.cells(id)));
+                       : table_.ValueOfCodes(CodesAfterMarking(codes, catalog.cells(id), rows));
     // R3.5: the first best failure column among FailureColumns (by face).
     int fail_face = 0;
     double fail_value = kIllegal;
@@ -88,18 +83,18 @@ class Optimal : public TurnPolicy {
       }
     }
     for (int r = 0; r < kNumRolls; ++r) {
+      // The first best in canonical order (as LegalMarkings); illegal
+      // markings are -inf and never win. Branch-free: the hot loop.
       int best = -1;
-      for (uint16_t id : catalog.ForRoll(r))  // canonical order, as LegalMarkings
-        if (value_[id] != kIllegal && (best < 0 || value_[id] > value_[best])) best = id;
-      if (best >= 0) {
-        turn_.roll[0][r] = value_[best];
-        out.next[r] = CodesAfterMarking(codes, catalog.cells(best));
-        out.failure[r] = false;
-      } else {
-        turn_.roll[0][r] = fail_value;
-        out.next[r] = CodesAfterFailure(codes, fail_face);
-        out.failure[r] = true;
+      double best_value = kIllegal;
+      for (uint16_t id : catalog.ForRoll(r)) {
+        const double x = value_[id];
+        const bool take = x > best_value;
+        best_value = take ? x : best_value;
+        best = take ? id : best;
       }
+      turn_.roll[0][r] = best >= 0 ? best_value : fail_value;
+      out.action[r] = static_cast<int16_t>(best >= 0 ? best : -fail_face);
     }
     SolveTurn(turn_);
     for (int n = 1; n <= kRerolls; ++n) BestKeeps(turn_, n, out.keep[n - 1].data());
@@ -113,13 +108,17 @@ class Optimal : public TurnPolicy {
 
 class Greedy : public TurnPolicy {
  public:
-  explicit Greedy(const Rules& rules) : rules_(rules), gain_(MarkingCatalog::Get().size()) {}
-  std::unique_ptr<TurnPolicy> Clone() const override { return std::make_unique<Greedy>(rules_); }
+  Greedy(const Rules& rules, uint32_t blocked_rows)
+      : rules_(rules), blocked_rows_(blocked_rows), gain_(MarkingCatalog::Get().size()) {}
+  std::unique_ptr<TurnPolicy> Clone() const override {
+    return std::make_unique<Greedy>(rules_, blocked_rows_);
+  }
+  uint32_t blocked_rows() const override { return blocked_rows_; }
 
   void Decide(const ColumnCodes& codes, TurnChoices& out) override {
     const MarkingCatalog& catalog = MarkingCatalog::Get();
     const DiceSpace& space = DiceSpace::Get();
-    const Sheet sheet = SheetOfCodes(codes);
+    const Sheet sheet = SheetOfCodes(codes, blocked_rows_);
     for (int n = 1; n <= kRerolls; ++n)
       for (int r = 0; r < kNumRolls; ++r)
         out.keep[n - 1][r] = static_cast<int16_t>(
@@ -131,26 +130,28 @@ class Greedy : public TurnPolicy {
     for (int id = 0; id < catalog.size(); ++id)
       gain_[id] = (catalog.cells(id) & blocked)
                       ? -1
-                      : ScoreOfCodes(CodesAfterMarking(codes, catalog.cells(id)), rules_) - base;
+                      : ScoreOfCodes(CodesAfterMarking(codes, catalog.cells(id), blocked_rows_),
+                                     rules_) -
+                            base;
     const int fail_face = GreedyBot::ChooseFailureColumn(sheet);
     for (int r = 0; r < kNumRolls; ++r) {
       int best = -1;
       for (uint16_t id : catalog.ForRoll(r))
         if (gain_[id] >= 0 && (best < 0 || gain_[id] > gain_[best])) best = id;
-      out.failure[r] = best < 0;
-      out.next[r] = best >= 0 ? CodesAfterMarking(codes, catalog.cells(best))
-                              : CodesAfterFailure(codes, fail_face);
+      out.action[r] = static_cast<int16_t>(best >= 0 ? best : -fail_face);
     }
   }
 
  private:
   Rules rules_;
+  uint32_t blocked_rows_;
   GreedyBot bot_;
   std::vector<int> gain_;
 };
 
 // One position's transitions: successor (state index, or -(score + 1) for a
-// finished game) and probability, merged by successor.
+// finished game) and probability, one entry per distinct action in the order
+// of the first roll taking it (two actions may reach the same position).
 struct Transition {
   int32_t dest;
   int32_t free;  // free cells of a live successor
@@ -161,35 +162,47 @@ struct PositionResult {
   double failure = 0;  // probability that the turn is a failure (R3.5)
 };
 
-void Transitions(TurnPolicy& policy, const ColumnCodes& codes, const Rules& rules,
-                 TurnChoices& choices, PositionResult& out) {
-  policy.Decide(codes, choices);
-  const std::array<double, kNumRolls> mass = FinalRollMass(choices);
-  out.next.clear();
-  out.failure = 0;
-  for (int r = 0; r < kNumRolls; ++r) {
-    if (mass[r] == 0) continue;
-    ColumnCodes next = choices.next[r];
-    SortCodes(next);
-    if (CodeClosed(next[3]))  // two closed columns: the game is over (R5.2)
-      out.next.push_back({-(ScoreOfCodes(next, rules) + 1), 0, mass[r]});
-    else
-      out.next.push_back({static_cast<int32_t>(StateIndex(next)), FreeCellCount(next), mass[r]});
-    if (choices.failure[r]) out.failure += mass[r];
+// One thread's policy and scratch space.
+struct Worker {
+  std::unique_ptr<TurnPolicy> policy;
+  TurnChoices choices;
+  std::vector<double> action_mass;  // by catalog id, then failures by face
+  std::vector<int> order;
+
+  explicit Worker(const TurnPolicy& p)
+      : policy(p.Clone()), action_mass(MarkingCatalog::Get().size() + kColumns + 1, 0.0) {}
+
+  void Transitions(const ColumnCodes& codes, const Rules& rules, PositionResult& out) {
+    const MarkingCatalog& catalog = MarkingCatalog::Get();
+    const uint32_t blocked_rows = policy->blocked_rows();
+    policy->Decide(codes, choices);
+    const std::array<double, kNumRolls> mass = FinalRollMass(choices);
+    order.clear();
+    for (int r = 0; r < kNumRolls; ++r) {
+      if (mass[r] == 0) continue;
+      const int a = choices.action[r];
+      const int slot = a >= 0 ? a : catalog.size() - a;
+      if (action_mass[slot] == 0) order.push_back(slot);
+      action_mass[slot] += mass[r];  // in roll order: deterministic
+    }
+    out.next.clear();
+    out.failure = 0;
+    for (int slot : order) {
+      const double p = action_mass[slot];
+      action_mass[slot] = 0;
+      ColumnCodes next = slot < catalog.size()
+                             ? CodesAfterMarking(codes, catalog.cells(slot), blocked_rows)
+                             : CodesAfterFailure(codes, slot - catalog.size());
+      if (slot >= catalog.size()) out.failure += p;
+      SortCodes(next);
+      if (CodeClosed(next[3]))  // two closed columns: the game is over (R5.2)
+        out.next.push_back({-(ScoreOfCodes(next, rules) + 1), 0, p});
+      else
+        out.next.push_back({static_cast<int32_t>(StateIndex(next)),
+                            FreeCellCount(next, blocked_rows), p});
+    }
   }
-  // Merge equal successors; the stable sort keeps the roll order within one,
-  // so the sums are always taken in the same order.
-  std::stable_sort(out.next.begin(), out.next.end(),
-                   [](const Transition& a, const Transition& b) { return a.dest < b.dest; });
-  size_t w = 0;
-  for (size_t i = 0; i < out.next.size(); ++i) {
-    if (w > 0 && out.next[w - 1].dest == out.next[i].dest)
-      out.next[w - 1].p += out.next[i].p;
-    else
-      out.next[w++] = out.next[i];
-  }
-  out.next.resize(w);
-}
+};
 
 }  // namespace
 
@@ -197,8 +210,8 @@ std::unique_ptr<TurnPolicy> OptimalPolicy(const SolitaireTable& table) {
   return std::make_unique<Optimal>(table);
 }
 
-std::unique_ptr<TurnPolicy> GreedyPolicy(const Rules& rules) {
-  return std::make_unique<Greedy>(rules);
+std::unique_ptr<TurnPolicy> GreedyPolicy(const Rules& rules, uint32_t blocked_rows) {
+  return std::make_unique<Greedy>(rules, blocked_rows);
 }
 
 std::array<double, kNumRolls> FinalRollMass(const TurnChoices& choices) {
@@ -275,17 +288,26 @@ double ScoreDistribution::ExpectedFailures() const {
 
 absl::StatusOr<ScoreDistribution> PropagateScores(const Sheet& sheet, const Rules& rules,
                                                   const TurnPolicy& policy) {
-  absl::StatusOr<ColumnCodes> canonical = SolitaireCodes(sheet);
-  if (!canonical.ok()) return canonical.status();
+  absl::StatusOr<SolitairePosition> position = PositionOfSheet(sheet);
+  if (!position.ok()) return position.status();
   ScoreDistribution dist;
-  if (ClosedCount(*canonical) >= 2) {  // R5.2: already over
+  if (sheet.ClosedColumns() >= 2) {  // R5.2: already over
     dist.pmf[Score(sheet, rules)] = 1;
     return dist;
   }
+  // The sheet's crossed rows must be the policy's (a row with no free cell
+  // may count either way), as SolitaireTable::Value requires.
+  uint32_t free_rows = 0;
+  for (int k = 1; k <= kRows; ++k)
+    if (sheet.free() & RowMask(k)) free_rows |= 1u << (k - 1);
+  if ((position->blocked_rows & ~policy.blocked_rows()) || (policy.blocked_rows() & free_rows))
+    return absl::InvalidArgumentError(absl::StrCat(
+        "sheet ", FormatSheet(sheet), " has rows crossed by PENKs (R4.2) other than the ",
+        "policy's: blocked rows mask ", position->blocked_rows, ", policy's ",
+        policy.blocked_rows()));
   const int threads = std::max(1, omp_get_max_threads());
-  std::vector<std::unique_ptr<TurnPolicy>> policies;
-  for (int i = 0; i < threads; ++i) policies.push_back(policy.Clone());
-  std::vector<TurnChoices> choices(threads);
+  std::vector<std::unique_ptr<Worker>> workers;
+  for (int i = 0; i < threads; ++i) workers.push_back(std::make_unique<Worker>(policy));
 
   std::vector<double> mass(kNumSolitaireStates, 0.0);
   std::vector<char> seen(kNumSolitaireStates, 0);
@@ -310,7 +332,7 @@ absl::StatusOr<ScoreDistribution> PropagateScores(const Sheet& sheet, const Rule
   // The first turn is played on the sheet as given (its own labelling).
   {
     PositionResult res;
-    Transitions(*policies[0], CodesInPlace(sheet), rules, choices[0], res);
+    workers[0]->Transitions(CodesInPlace(sheet), rules, res);
     apply(1.0, sheet.FreeCount(), res);
   }
   constexpr size_t kChunk = 4096;
@@ -322,9 +344,8 @@ absl::StatusOr<ScoreDistribution> PropagateScores(const Sheet& sheet, const Rule
       const size_t count = std::min(kChunk, positions.size() - begin);
 #pragma omp parallel for schedule(dynamic, 8)
       for (size_t i = 0; i < count; ++i) {
-        const int t = omp_get_thread_num();
-        Transitions(*policies[t], StateOfIndex(positions[begin + i]), rules, choices[t],
-                    results[i]);
+        workers[omp_get_thread_num()]->Transitions(StateOfIndex(positions[begin + i]), rules,
+                                                   results[i]);
       }
       for (size_t i = 0; i < count; ++i) apply(mass[positions[begin + i]], f, results[i]);
     }
@@ -339,6 +360,51 @@ absl::StatusOr<ScoreDistribution> OptimalScoreDistribution(const SolitaireTable&
   if (!v.ok()) return v.status();
   std::unique_ptr<TurnPolicy> policy = OptimalPolicy(table);
   return PropagateScores(sheet, table.rules(), *policy);
+}
+
+absl::StatusOr<SampleSummary> SimulateScores(const Sheet& start, const Rules& rules,
+                                             const SolitaireTable* table, int64_t games,
+                                             uint64_t seed) {
+  if (table) {
+    if (absl::StatusOr<double> v = table->Value(start); !v.ok()) return v.status();
+  } else if (absl::StatusOr<SolitairePosition> p = PositionOfSheet(start); !p.ok()) {
+    return p.status();
+  }
+  if (games < 1) return absl::InvalidArgumentError("the number of games must be positive");
+  Rng rng(seed);
+  GreedyBot bot;
+  double sum = 0, sum2 = 0;
+  for (int64_t g = 0; g < games; ++g) {
+    Sheet s = start;
+    while (s.ClosedColumns() < 2) {  // R5.2
+      TurnValues turn;
+      if (table) turn = *SolveSolitaireTurn(*table, s);
+      Dice dice;
+      for (int i = 0; i < kDice; ++i) ++dice.count[rng.Die()];  // R2.1
+      for (int n = kRerolls; n >= 1; --n) {                     // R2.2
+        const Dice keep = table ? RankActions(turn, *table, s, dice, n).front().action.keep
+                                : bot.ChooseKeep(s, dice, n, rules);
+        if (keep.size() == kDice) break;  // stop
+        dice = keep;
+        for (int i = keep.size(); i < kDice; ++i) ++dice.count[rng.Die()];
+      }
+      const Action a = table ? RankActions(turn, *table, s, dice, 0).front().action
+                             : GreedyBot::ChooseMarking(s, dice, rules);
+      if (a.kind == Action::kMark)
+        s.circled |= a.cells;  // R3.2
+      else
+        s.crossed |= s.free() & ColumnMask(a.face);  // R3.5
+    }
+    const double score = Score(s, rules);
+    sum += score;
+    sum2 += score * score;
+  }
+  SampleSummary out;
+  out.games = games;
+  out.mean = sum / games;
+  out.sd = std::sqrt(std::max(0.0, sum2 / games - out.mean * out.mean));
+  out.half_width_99 = 2.5758 * out.sd / std::sqrt(static_cast<double>(games));
+  return out;
 }
 
 }  // namespace penk

@@ -48,10 +48,9 @@ struct TurnChoices {
   // keep[n-1][r]: the DiceSpace keep index chosen from roll r with n rerolls
   // left (R2.2); r + kNumKeepsBelowSix (the whole roll) is stopping.
   std::array<std::array<int16_t, kNumRolls>, kRerolls> keep;
-  // The unsorted column codes after the marking or failure chosen for each
-  // final roll, and whether that roll was a failure (R3.5).
-  std::array<ColumnCodes, kNumRolls> next;
-  std::array<bool, kNumRolls> failure;
+  // What each final roll r becomes: a marking, as its MarkingCatalog id
+  // (>= 0, R3.3), or a failure crossing column v, as -v (R3.5).
+  std::array<int16_t, kNumRolls> action;
 };
 
 // A deterministic turn policy. Decide is called from several threads, each on
@@ -60,19 +59,22 @@ class TurnPolicy {
  public:
   virtual ~TurnPolicy() = default;
   virtual std::unique_ptr<TurnPolicy> Clone() const = 0;
+  // Rows crossed by opponents' PENKs (R4.2) in the game it plays; 0 in
+  // solitaire. Columns close when no free cell is left (ColumnCode).
+  virtual uint32_t blocked_rows() const = 0;
   // The choices on the live sheet whose column v is codes[v-1] (codes in any
   // order, at most one closed column).
   virtual void Decide(const ColumnCodes& codes, TurnChoices& out) = 0;
 };
 
-// Optimal solitaire play by the table's values, choosing exactly as
+// Optimal solitaire play by the table's values (and its blocked rows), choosing exactly as
 // RankActions ranks (first best; keeps in DiceSpace::SubKeeps order, markings
 // in canonical order, failures by face).
 std::unique_ptr<TurnPolicy> OptimalPolicy(const SolitaireTable& table);
 
 // The greedy bot of solver/bot.h (GreedyBot: one-turn score gain, keep ties
 // to stopping, marking ties canonical, failure column by ChooseFailureColumn).
-std::unique_ptr<TurnPolicy> GreedyPolicy(const Rules& rules);
+std::unique_ptr<TurnPolicy> GreedyPolicy(const Rules& rules, uint32_t blocked_rows = 0);
 
 // For a decided turn: the probability of each final roll, by the keep lattice.
 std::array<double, kNumRolls> FinalRollMass(const TurnChoices& choices);
@@ -97,8 +99,9 @@ struct ScoreDistribution {
   double ExpectedFailures() const;
 };
 
-// The distribution of the final score of `sheet` (a solitaire sheet, R7.3)
-// when `policy` plays every turn. A finished sheet (R5.2) has its score with
+// The distribution of the final score of `sheet` (a solitaire sheet, R7.3, or
+// one with rows blocked by PENKs, R4.2, if the policy plays with them) when
+// `policy` plays every turn. A finished sheet (R5.2) has its score with
 // probability 1.
 absl::StatusOr<ScoreDistribution> PropagateScores(const Sheet& sheet, const Rules& rules,
                                                   const TurnPolicy& policy);
@@ -106,6 +109,20 @@ absl::StatusOr<ScoreDistribution> PropagateScores(const Sheet& sheet, const Rule
 // The same for the optimal policy, checking that the table solves the sheet.
 absl::StatusOr<ScoreDistribution> OptimalScoreDistribution(const SolitaireTable& table,
                                                            const Sheet& sheet);
+
+// A seeded Monte Carlo check of the above, on real sheets (no canonical
+// labelling): `games` solitaire games from `sheet` with dice from Rng(seed),
+// played by the optimal policy when `table` is given (the first action of
+// RankActions, as `penk hint`), else by the greedy bot (GreedyBot, as in
+// `penk play`).
+struct SampleSummary {
+  int64_t games = 0;
+  double mean = 0, sd = 0;
+  double half_width_99 = 0;  // of the 99% normal confidence interval of the mean
+};
+absl::StatusOr<SampleSummary> SimulateScores(const Sheet& sheet, const Rules& rules,
+                                             const SolitaireTable* table, int64_t games,
+                                             uint64_t seed);
 
 }  // namespace penk
 

@@ -36,6 +36,7 @@ void AddRulesOption(CLI::App* app, std::string* text);
 void RegisterScoreAndMoves(CLI::App& app);
 void RegisterPlay(CLI::App& app);
 void RegisterSolverCommands(CLI::App& app);
+void RegisterAnalysisCommands(CLI::App& app);
 void RegisterEngine(CLI::App& app);
 
 }  // namespace penk::cli

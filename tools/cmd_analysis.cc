@@ -1,0 +1,419 @@
+// `penk strategy`, `penk distribution`, `penk stats`: what the solitaire
+// solver knows, as tables, exact score distributions and figures (issue 5).
+//
+//   penk strategy --sheet S [--rerolls N] [--format md|csv|json]
+//   penk distribution --sheet S [--policy optimal|greedy] [--json] [--svg FILE]
+//   penk stats --sheet S [--policy optimal|greedy]
+//
+// All take --rules (R4.3, R6.5) and --table; a table file of another variant
+// is refused (the table stores its rules).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
+#include "absl/strings/strip.h"
+#include "engine/dice_space.h"
+#include "engine/score.h"
+#include "solver/distribution.h"
+#include "solver/solitaire_state.h"
+#include "solver/strategy.h"
+#include "tables/table_store.h"
+#include "tools/cli_common.h"
+
+namespace penk::cli {
+namespace {
+
+constexpr char kEmptySheet[] = "...../...../...../...../.....";
+constexpr double kPercentiles[] = {1, 5, 10, 25, 50, 75, 90, 95, 99};
+
+// The table for the sheet's rule variant and blocked rows (rows crossed by
+// opponents' PENKs, R4.2; none in solitaire), as `penk value` and `penk hint`.
+SolitaireTable TableForSheet(const Sheet& sheet, const Rules& rules, const std::string& path) {
+  SolitairePosition position = OrFail(PositionOfSheet(sheet));
+  return OrFail(LoadOrBuildTable(rules, path, position.blocked_rows));
+}
+
+// ---------------------------------------------------------------- strategy
+
+struct StrategyArgs {
+  std::string sheet = kEmptySheet, rules, table, format = "md";
+  int rerolls = 2;
+};
+
+void RunStrategy(const StrategyArgs& a) {
+  Sheet sheet = OrFail(ParseSheet(a.sheet));
+  Rules rules = OrFail(ParseRules(a.rules));
+  if (a.format != "md" && a.format != "csv" && a.format != "json")
+    throw UsageError{absl::StrCat("--format must be md, csv or json; got \"", a.format, "\"")};
+  SolitaireTable table = TableForSheet(sheet, rules, a.table);
+  StrategyTable t = OrFail(MakeStrategyTable(table, sheet, a.rerolls));
+  if (a.format == "csv") {
+    std::fputs(StrategyCsv(t).c_str(), stdout);
+  } else if (a.format == "json") {
+    std::fputs(StrategyJson(t, FormatRules(rules)).c_str(), stdout);
+  } else {
+    std::printf("Sheet `%s`, rules `%s`, %d reroll%s left. Value of the position at the start "
+                "of the turn: %.4f.\n\n",
+                FormatSheet(sheet).c_str(), FormatRules(rules).c_str(), a.rerolls,
+                a.rerolls == 1 ? "" : "s", t.value);
+    std::fputs(StrategyMarkdown(t).c_str(), stdout);
+  }
+}
+
+// ------------------------------------------------------------ distribution
+
+// "50,100" -> {50, 100}.
+std::vector<int> ParseScoreList(const std::string& text) {
+  std::vector<int> out;
+  for (absl::string_view part : absl::StrSplit(text, ',', absl::SkipWhitespace())) {
+    int x;
+    if (!absl::SimpleAtoi(absl::StripAsciiWhitespace(part), &x) || x < 0 || x > kMaxScore)
+      throw UsageError{absl::StrCat("--at-least must be scores 0..", kMaxScore,
+                                    " separated by commas; got \"", text, "\"")};
+    out.push_back(x);
+  }
+  return out;
+}
+
+// Multiples of 10 from the 5th to the 95th percentile, when none are given.
+std::vector<int> DefaultThresholds(const ScoreDistribution& d) {
+  std::vector<int> out;
+  const int lo = d.Percentile(0.05), hi = d.Percentile(0.95);
+  for (int x = (lo + 9) / 10 * 10; x <= hi; x += 10) out.push_back(x);
+  if (out.empty()) out.push_back(d.Percentile(0.5));
+  return out;
+}
+
+// The pmf as an SVG bar chart; `overlay` (if any) is drawn as a step line.
+std::string ScoreSvg(const ScoreDistribution& d, const std::string& title,
+                     const std::string& label, const ScoreDistribution* overlay,
+                     const std::string& overlay_label) {
+  int max_score = 0;
+  double max_p = 0;
+  for (int s = 0; s <= kMaxScore; ++s) {
+    if (d.pmf[s] > 1e-9) max_score = s;
+    max_p = std::max(max_p, d.pmf[s]);
+    if (overlay) {
+      if (overlay->pmf[s] > 1e-9) max_score = std::max(max_score, s);
+      max_p = std::max(max_p, overlay->pmf[s]);
+    }
+  }
+  const int x_max = std::max(10, (max_score + 10) / 10 * 10);
+  // A y grid step of 0.5%, 1% or 2% of probability.
+  double step = max_p > 0.04 ? 0.01 : 0.005;
+  if (max_p > 0.1) step = 0.02;
+  const double y_max = std::ceil(max_p / step + 1e-9) * step;
+  const double W = 860, H = 440, left = 60, right = 20, top = 50, bottom = 60;
+  const double pw = W - left - right, ph = H - top - bottom;
+  auto X = [&](double s) { return left + pw * s / (x_max + 1); };
+  auto Y = [&](double p) { return top + ph * (1 - p / y_max); };
+  std::string svg = absl::StrFormat(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%g\" height=\"%g\" "
+      "viewBox=\"0 0 %g %g\" font-family=\"sans-serif\" font-size=\"12\">\n"
+      "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
+      "<text x=\"%g\" y=\"22\" font-size=\"15\" text-anchor=\"middle\">%s</text>\n",
+      W, H, W, H, W / 2, title);
+  for (double p = 0; p <= y_max + 1e-12; p += step) {
+    absl::StrAppendFormat(&svg,
+                          "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n"
+                          "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g%%</text>\n",
+                          left, Y(p), W - right, Y(p), left - 6, Y(p) + 4,
+                          std::round(p * 1000) / 10);
+  }
+  const int tick = x_max > 100 ? 20 : 10;
+  for (int s = 0; s <= x_max; s += tick)
+    absl::StrAppendFormat(&svg,
+                          "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n"
+                          "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%d</text>\n",
+                          X(s + 0.5), top + ph, X(s + 0.5), top + ph + 5, X(s + 0.5),
+                          top + ph + 19, s);
+  const double bw = pw / (x_max + 1);
+  for (int s = 0; s <= x_max && s <= kMaxScore; ++s)
+    if (d.pmf[s] > 0)
+      absl::StrAppendFormat(
+          &svg, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"#4a7ebb\">"
+                "<title>%d: %.4f%%</title></rect>\n",
+          X(s) + bw * 0.1, Y(d.pmf[s]), bw * 0.8, top + ph - Y(d.pmf[s]), s, 100 * d.pmf[s]);
+  if (overlay) {
+    std::string points;
+    for (int s = 0; s <= x_max && s <= kMaxScore; ++s)
+      absl::StrAppendFormat(&points, "%.2f,%.2f %.2f,%.2f ", X(s), Y(overlay->pmf[s]), X(s + 1),
+                            Y(overlay->pmf[s]));
+    absl::StrAppendFormat(&svg,
+                          "<polyline points=\"%s\" fill=\"none\" stroke=\"#d9534f\" "
+                          "stroke-width=\"1.5\"/>\n",
+                          points);
+  }
+  // Means as dashed vertical lines.
+  auto mean_line = [&](const ScoreDistribution& x, const char* color) {
+    absl::StrAppendFormat(&svg,
+                          "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                          "stroke-dasharray=\"5,4\"/>\n",
+                          X(x.Mean() + 0.5), top, X(x.Mean() + 0.5), top + ph, color);
+  };
+  mean_line(d, "#1f3f66");
+  if (overlay) mean_line(*overlay, "#d9534f");
+  absl::StrAppendFormat(&svg,
+                        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n"
+                        "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">final score</text>\n"
+                        "<text x=\"16\" y=\"%.1f\" text-anchor=\"middle\" "
+                        "transform=\"rotate(-90 16 %.1f)\">probability</text>\n",
+                        left, top + ph, W - right, top + ph, left + pw / 2, H - 18,
+                        top + ph / 2, top + ph / 2);
+  // Legend.
+  const double lx = W - right - 330, ly = top + 10;
+  absl::StrAppendFormat(&svg,
+                        "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"#4a7ebb\"/>\n"
+                        "<text x=\"%.1f\" y=\"%.1f\">%s: mean %.2f, sd %.2f</text>\n",
+                        lx, ly, lx + 20, ly + 10, label, d.Mean(), d.StdDev());
+  if (overlay)
+    absl::StrAppendFormat(&svg,
+                          "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d9534f\" "
+                          "stroke-width=\"1.5\"/>\n"
+                          "<text x=\"%.1f\" y=\"%.1f\">%s: mean %.2f, sd %.2f</text>\n",
+                          lx, ly + 23, lx + 14, ly + 23, lx + 20, ly + 28, overlay_label,
+                          overlay->Mean(), overlay->StdDev());
+  absl::StrAppendFormat(&svg,
+                        "<text x=\"%.1f\" y=\"%.1f\" fill=\"#555\">dashed: means</text>\n",
+                        lx + 20, ly + (overlay ? 46 : 28));
+  return svg + "</svg>\n";
+}
+
+struct DistributionArgs {
+  std::string sheet = kEmptySheet, rules, table, policy = "optimal", svg, at_least, compare;
+  bool json = false;
+  int64_t simulate = 0;
+  uint64_t seed = 1;
+};
+
+bool IsGreedy(const std::string& policy) {
+  if (policy != "optimal" && policy != "greedy")
+    throw UsageError{absl::StrCat("--policy must be optimal or greedy; got \"", policy, "\"")};
+  return policy == "greedy";
+}
+
+// The exact distribution of `policy` on `sheet`; the table is loaded (or
+// built) only for the optimal policy, into `table`.
+ScoreDistribution Distribution(const Sheet& sheet, const Rules& rules, const std::string& policy,
+                               const std::string& table_path,
+                               std::optional<SolitaireTable>& table) {
+  if (IsGreedy(policy)) {
+    std::unique_ptr<TurnPolicy> p = GreedyPolicy(rules, OrFail(PositionOfSheet(sheet)).blocked_rows);
+    return OrFail(PropagateScores(sheet, rules, *p));
+  }
+  if (!table) table = TableForSheet(sheet, rules, table_path);
+  return OrFail(OptimalScoreDistribution(*table, sheet));
+}
+
+void RunDistribution(const DistributionArgs& a) {
+  Sheet sheet = OrFail(ParseSheet(a.sheet));
+  Rules rules = OrFail(ParseRules(a.rules));
+  const bool greedy = IsGreedy(a.policy);
+  if (!a.compare.empty()) IsGreedy(a.compare);
+  std::vector<int> thresholds = ParseScoreList(a.at_least);
+  std::optional<SolitaireTable> table;
+  const ScoreDistribution d = Distribution(sheet, rules, a.policy, a.table, table);
+  std::optional<ScoreDistribution> other;
+  if (!a.compare.empty()) other = Distribution(sheet, rules, a.compare, a.table, table);
+  if (thresholds.empty()) thresholds = DefaultThresholds(d);
+  if (!a.svg.empty()) {
+    std::string title = absl::StrFormat("PENK solitaire from %s (%s): exact final score distribution",
+                                        FormatSheet(sheet), FormatRules(rules));
+    std::string svg = ScoreSvg(d, title, a.policy + " play", other ? &*other : nullptr,
+                               a.compare + " play");
+    std::ofstream out(a.svg);
+    out << svg;
+    out.close();
+    if (!out) throw UsageError{absl::StrCat("cannot write ", a.svg)};
+  }
+  if (a.json) {
+    std::string s = absl::StrFormat(R"({"mean":%.9f,"sd":%.9f,"pmf":{)", d.Mean(), d.StdDev());
+    bool first = true;
+    for (int x = 0; x <= kMaxScore; ++x)
+      if (d.pmf[x] > 0) {
+        absl::StrAppendFormat(&s, R"(%s"%d":%.12g)", first ? "" : ",", x, d.pmf[x]);
+        first = false;
+      }
+    s += R"(},"percentiles":{)";
+    for (size_t i = 0; i < std::size(kPercentiles); ++i)
+      absl::StrAppendFormat(&s, R"(%s"%g":%d)", i ? "," : "", kPercentiles[i],
+                            d.Percentile(kPercentiles[i] / 100));
+    s += R"(},"at_least":{)";
+    for (size_t i = 0; i < thresholds.size(); ++i)
+      absl::StrAppendFormat(&s, R"(%s"%d":%.9f)", i ? "," : "", thresholds[i],
+                            d.AtLeast(thresholds[i]));
+    absl::StrAppendFormat(&s,
+                          R"(},"sheet":"%s","rules":"%s","policy":"%s","total":%.12f,)"
+                          R"("expected_turns":%.9f,"expected_failures":%.9f,"positions":%d})",
+                          FormatSheet(sheet), FormatRules(rules), a.policy, d.Total(),
+                          d.ExpectedTurns(), d.ExpectedFailures(), d.positions);
+    std::printf("%s\n", s.c_str());
+  } else {
+    std::printf("sheet: %s\nrules: %s\npolicy: %s\n", FormatSheet(sheet).c_str(),
+                FormatRules(rules).c_str(), a.policy.c_str());
+    std::printf("positions visited: %lld\n", static_cast<long long>(d.positions));
+    std::printf("total probability: %.12f\n", d.Total());
+    std::printf("mean: %.6f\n", d.Mean());
+    if (table && !greedy) std::printf("value (table): %.6f\n", OrFail(table->Value(sheet)));
+    std::printf("sd: %.6f\n", d.StdDev());
+    std::printf("expected turns: %.4f\nexpected failure turns: %.4f\n", d.ExpectedTurns(),
+                d.ExpectedFailures());
+    std::printf("percentiles:");
+    for (double p : kPercentiles) std::printf(" %g%%:%d", p, d.Percentile(p / 100));
+    std::printf("\n");
+    for (int x : thresholds) std::printf("P(score >= %d): %.6f\n", x, d.AtLeast(x));
+    if (other)
+      std::printf("%s: mean %.6f, sd %.6f; difference of means %.6f\n", a.compare.c_str(),
+                  other->Mean(), other->StdDev(), d.Mean() - other->Mean());
+  }
+  if (a.simulate > 0) {
+    if (!greedy && !table) table = TableForSheet(sheet, rules, a.table);
+    SampleSummary s = OrFail(
+        SimulateScores(sheet, rules, greedy ? nullptr : &*table, a.simulate, a.seed));
+    // On stderr with --json, so stdout stays one JSON object.
+    std::fprintf(a.json ? stderr : stdout,
+                 "simulation (%lld games, seed %llu): mean %.4f +- %.4f (99%% CI), sd %.4f\n",
+                 static_cast<long long>(s.games), static_cast<unsigned long long>(a.seed),
+                 s.mean, s.half_width_99, s.sd);
+  }
+}
+
+// ------------------------------------------------------------------- stats
+
+struct StatsArgs {
+  std::string sheet = kEmptySheet, rules, table, policy = "optimal";
+};
+
+// The largest group (R3.1) a keep can form: n dice of one face plus one J.
+int LargestGroup(const Dice& keep) {
+  int n = 0;
+  for (int f = 0; f < kNumberFaces; ++f) n = std::max<int>(n, keep.count[f]);
+  if (n == 0) return 0;  // jollies alone are no group
+  return std::min(5, n + (keep.count[kJolly] > 0 ? 1 : 0));
+}
+
+void RunStats(const StatsArgs& a) {
+  Sheet sheet = OrFail(ParseSheet(a.sheet));
+  Rules rules = OrFail(ParseRules(a.rules));
+  const bool greedy = IsGreedy(a.policy);
+  SolitaireTable table = TableForSheet(sheet, rules, a.table);
+  const double value = OrFail(table.Value(sheet));
+  std::printf("sheet: %s\nrules: %s\nvalue: %.4f\n", FormatSheet(sheet).c_str(),
+              FormatRules(rules).c_str(), value);
+
+  // Marginal value of each free cell: circled now, for free.
+  std::printf("\nvalue of circling one more cell now (value after - value before):\n");
+  std::printf("%8s", "");
+  for (int v = 1; v <= kColumns; ++v) std::printf("   face %d", v);
+  std::printf("\n");
+  for (int k = 1; k <= kRows; ++k) {
+    std::printf("row %d %2s", k, "");
+    for (int v = 1; v <= kColumns; ++v) {
+      if (!sheet.IsFree(v, k)) {
+        std::printf("%9s", sheet.circled & CellBit(v, k) ? "o" : "x");
+        continue;
+      }
+      Sheet after = sheet;
+      after.circled |= CellBit(v, k);
+      std::printf("%9.3f", OrFail(table.Value(after)) - value);
+    }
+    std::printf("\n");
+  }
+  std::printf("%-8s", "cross");
+  for (int v = 1; v <= kColumns; ++v) {
+    if (sheet.ColumnClosed(v)) {
+      std::printf("%9s", "closed");
+      continue;
+    }
+    Sheet after = sheet;
+    after.crossed |= after.free() & ColumnMask(v);  // R3.5
+    std::printf("%9.3f", OrFail(table.Value(after)) - value);
+  }
+  std::printf("   (a failure crossing the column, R3.5)\n");
+
+  // The first decision of the turn.
+  if (sheet.ClosedColumns() < 2) {
+    StrategyTable first = OrFail(MakeStrategyTable(table, sheet, kRerolls));
+    double stop = 0, by_size[kDice + 1] = {}, by_group[6] = {};
+    for (const StrategyRow& row : first.rows) {
+      const Dice& keep = row.best.action.keep;
+      if (keep.size() == kDice) stop += row.probability;
+      else by_size[keep.size()] += row.probability;
+      by_group[LargestGroup(keep)] += row.probability;
+    }
+    std::printf("\nfirst roll of the turn, optimal keep (probability over the 462 rolls):\n");
+    std::printf("  stop at once: %.4f\n", stop);
+    for (int n = 0; n < kDice; ++n) std::printf("  keep %d dice: %.4f\n", n, by_size[n]);
+    std::printf("  largest group the kept dice form (n of a face + J):");
+    for (int g = 0; g <= 5; ++g) std::printf(" %d:%.4f", g, by_group[g]);
+    std::printf("\n");
+  }
+
+  std::optional<SolitaireTable> loaded = std::move(table);
+  const ScoreDistribution d = Distribution(sheet, rules, a.policy, a.table, loaded);
+  std::printf("\n%s play, exact (forward propagation): mean %.4f, expected turns %.4f, "
+              "expected failure turns %.4f\n",
+              greedy ? "greedy" : "optimal", d.Mean(), d.ExpectedTurns(), d.ExpectedFailures());
+  std::printf("%10s %14s %20s\n", "free cells", "P(turn)", "P(failure | turn)");
+  for (int f = kRows * kColumns; f >= 0; --f)
+    if (d.turn_at[f] > 0)
+      std::printf("%10d %14.6f %20.6f\n", f, d.turn_at[f], d.failure_at[f] / d.turn_at[f]);
+}
+
+}  // namespace
+
+void RegisterAnalysisCommands(CLI::App& app) {
+  auto strategy = std::make_shared<StrategyArgs>();
+  CLI::App* s = app.add_subcommand(
+      "strategy", "what to keep (or mark) for every one of the 462 rolls of a position");
+  s->add_option("--sheet", strategy->sheet, "sheet in R7.3 notation")->default_str(kEmptySheet);
+  s->add_option("--rerolls", strategy->rerolls, "rerolls left: 2, 1 or 0 (0: the marking)")
+      ->default_val(2)
+      ->check(CLI::Range(0, 2));
+  s->add_option("--format", strategy->format, "md, csv or json")->default_str("md");
+  AddRulesOption(s, &strategy->rules);
+  s->add_option("--table", strategy->table, "table file (default: built on first use)");
+  s->callback([strategy] { RunStrategy(*strategy); });
+
+  auto dist = std::make_shared<DistributionArgs>();
+  CLI::App* d = app.add_subcommand(
+      "distribution", "exact distribution of the final solitaire score (forward propagation)");
+  d->add_option("--sheet", dist->sheet, "sheet in R7.3 notation")->default_str(kEmptySheet);
+  d->add_option("--policy", dist->policy, "optimal (the table) or greedy (the greedy bot)")
+      ->default_str("optimal");
+  d->add_flag("--json", dist->json, "one JSON object: mean, sd, pmf, percentiles, ...");
+  d->add_option("--at-least", dist->at_least,
+                "scores X for P(score >= X), comma-separated (default: multiples of 10)");
+  d->add_option("--svg", dist->svg, "also write a bar chart of the distribution to FILE");
+  d->add_option("--compare", dist->compare,
+                "another policy (optimal or greedy) to compare, also drawn in the SVG");
+  d->add_option("--simulate", dist->simulate,
+                "also play N seeded games on the real sheet as a Monte Carlo check")
+      ->check(CLI::NonNegativeNumber);
+  d->add_option("--seed", dist->seed, "seed of --simulate")->default_val(1);
+  AddRulesOption(d, &dist->rules);
+  d->add_option("--table", dist->table, "table file (default: built on first use)");
+  d->callback([dist] { RunDistribution(*dist); });
+
+  auto stats = std::make_shared<StatsArgs>();
+  CLI::App* st = app.add_subcommand(
+      "stats", "cell values, first-roll keeps and failure chances by stage of a position");
+  st->add_option("--sheet", stats->sheet, "sheet in R7.3 notation")->default_str(kEmptySheet);
+  st->add_option("--policy", stats->policy, "policy of the failure statistics: optimal or greedy")
+      ->default_str("optimal");
+  AddRulesOption(st, &stats->rules);
+  st->add_option("--table", stats->table, "table file (default: built on first use)");
+  st->callback([stats] { RunStats(*stats); });
+}
+
+}  // namespace penk::cli
