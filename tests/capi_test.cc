@@ -1,0 +1,256 @@
+// libpenk's C API (capi/penk.h): every entry point, its errors and buffer
+// rules. Uses only the C header against libpenk.so, except to build the
+// small test table (positions with at most 6 free cells) and to run the
+// `penk` binary for comparisons.
+#include "penk.h"
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "solver/solitaire_dp.h"
+#include "tables/table_file.h"
+
+namespace {
+
+using json = nlohmann::json;
+
+constexpr char kSmallSheet[] = "ooooo/o.ooo/oo.oo/ooo.o/oooo.";
+
+std::string SmallTable() {
+  const std::string path = testing::TempDir() + "penk_capi_test_v" +
+                           std::to_string(penk::kTableFormatVersion) + "_free6.penktable";
+  if (!std::filesystem::exists(path)) {
+    EXPECT_TRUE(penk::WriteTable(penk::BuildSolitaireTable(penk::Rules{}, 6), path).ok());
+  }
+  return path;
+}
+
+std::string RunPenk(const std::string& args) {
+  std::string out;
+  FILE* p = popen((std::string(PENK_BINARY) + " " + args + " 2>/dev/null").c_str(), "r");
+  char buf[4096];
+  size_t n;
+  while (p && (n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  if (p) pclose(p);
+  return out;
+}
+
+class CApi : public testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(penk_context_create(testing::TempDir().c_str(), &ctx_), PENK_OK);
+    ASSERT_EQ(penk_context_set_build(ctx_, 0), PENK_OK);  // never build a full table here
+  }
+  void TearDown() override { penk_context_destroy(ctx_); }
+  penk_context* ctx_ = nullptr;
+};
+
+TEST(CApiInfo, VersionLevelsStatusNames) {
+  EXPECT_STREQ(penk_version(), "0.1.0");
+  EXPECT_EQ(penk_api_version(), PENK_API_VERSION);
+  ASSERT_GE(penk_level_count(), 3);
+  EXPECT_STREQ(penk_level_name(0), "bot");
+  EXPECT_EQ(penk_level_name(-1), nullptr);
+  EXPECT_EQ(penk_level_name(penk_level_count()), nullptr);
+  EXPECT_STREQ(penk_status_name(PENK_OK), "ok");
+  EXPECT_STREQ(penk_status_name(PENK_E_BAD_POSITION), "bad_position");
+  EXPECT_STREQ(penk_status_name(PENK_E_BUFFER_TOO_SMALL), "buffer_too_small");
+  EXPECT_STREQ(penk_status_name(99), "unknown_status");
+  // NULL handles are refused, never dereferenced; destroy(NULL) is a no-op.
+  EXPECT_EQ(penk_context_create(nullptr, nullptr), PENK_E_BAD_ARGUMENT);
+  EXPECT_NE(std::string(penk_last_error()).find("NULL"), std::string::npos);
+  EXPECT_EQ(penk_context_set_build(nullptr, 1), PENK_E_BAD_ARGUMENT);
+  penk_context_destroy(nullptr);
+  penk_game_destroy(nullptr);
+  EXPECT_EQ(penk_game_players(nullptr), -1);
+  EXPECT_EQ(penk_game_current(nullptr), -1);
+  EXPECT_EQ(penk_game_phase(nullptr), -1);
+  EXPECT_EQ(penk_game_rerolls_left(nullptr), -1);
+  EXPECT_EQ(penk_game_score(nullptr, 0), -1);
+  // A context with the default table folder (tables/ beside libpenk.so).
+  penk_context* ctx = nullptr;
+  ASSERT_EQ(penk_context_create(nullptr, &ctx), PENK_OK);
+  penk_context_destroy(ctx);
+}
+
+TEST_F(CApi, ValueMatchesPenkValue) {
+  const std::string table = SmallTable();
+  double v = 0;
+  ASSERT_EQ(penk_value(ctx_, kSmallSheet, nullptr, table.c_str(), &v), PENK_OK) << penk_last_error();
+  std::string out = RunPenk(std::string("value --sheet ") + kSmallSheet + " --table " + table);
+  size_t at = out.find("value: ");
+  ASSERT_NE(at, std::string::npos);
+  EXPECT_NEAR(v, std::strtod(out.c_str() + at + 7, nullptr), 5e-7);
+  // Errors.
+  EXPECT_EQ(penk_value(nullptr, kSmallSheet, nullptr, table.c_str(), &v), PENK_E_BAD_ARGUMENT);
+  EXPECT_EQ(penk_value(ctx_, kSmallSheet, nullptr, table.c_str(), nullptr), PENK_E_BAD_ARGUMENT);
+  EXPECT_EQ(penk_value(ctx_, "bad", nullptr, table.c_str(), &v), PENK_E_BAD_POSITION);
+  EXPECT_EQ(penk_value(ctx_, kSmallSheet, "line-min=7", table.c_str(), &v), PENK_E_BAD_POSITION);
+  EXPECT_EQ(penk_value(ctx_, nullptr, nullptr, table.c_str(), &v), PENK_E_TABLE);  // not covered
+  EXPECT_NE(std::string(penk_last_error()).find("free cells"), std::string::npos);
+  EXPECT_EQ(penk_value(ctx_, kSmallSheet, nullptr, "/nonexistent.penktable", &v), PENK_E_TABLE);
+  // Default table missing and building off.
+  EXPECT_EQ(penk_value(ctx_, kSmallSheet, "line-min=5", nullptr, &v), PENK_E_TABLE);
+}
+
+TEST_F(CApi, HintMatchesPenkHintJson) {
+  const std::string table = SmallTable();
+  for (int rerolls : {2, 0}) {
+    std::string cli_text = RunPenk(std::string("hint --json --sheet ") + kSmallSheet +
+                                   " --roll 3335JJ --rerolls " + std::to_string(rerolls) +
+                                   " --table " + table);
+    json cli = json::parse(cli_text);
+    // JSON: first ask the size, then fetch.
+    size_t needed = 0;
+    EXPECT_EQ(penk_hint_json(ctx_, kSmallSheet, "3335JJ", rerolls, nullptr, table.c_str(), nullptr,
+                             0, &needed),
+              PENK_E_BUFFER_TOO_SMALL);
+    ASSERT_GT(needed, 0u);
+    std::vector<char> buf(needed + 1);
+    char tiny[4] = "abc";
+    EXPECT_EQ(penk_hint_json(ctx_, kSmallSheet, "3335JJ", rerolls, nullptr, table.c_str(), tiny,
+                             sizeof tiny, nullptr),
+              PENK_E_BUFFER_TOO_SMALL);
+    EXPECT_EQ(tiny[0], '\0');
+    ASSERT_EQ(penk_hint_json(ctx_, kSmallSheet, "3335JJ", rerolls, nullptr, table.c_str(),
+                             buf.data(), buf.size(), &needed),
+              PENK_OK);
+    EXPECT_EQ(std::strlen(buf.data()), needed);
+    json mine = json::parse(buf.data());
+    EXPECT_EQ(mine, cli);
+    // Arrays: count first, then all of them, then a truncated best-first prefix.
+    size_t count = 0;
+    ASSERT_EQ(penk_hint(ctx_, kSmallSheet, "3335JJ", rerolls, nullptr, table.c_str(), nullptr, 0,
+                        &count),
+              PENK_OK);
+    ASSERT_EQ(count, cli["actions"].size());
+    std::vector<penk_ranked_action> actions(count);
+    ASSERT_EQ(penk_hint(ctx_, kSmallSheet, "3335JJ", rerolls, nullptr, table.c_str(),
+                        actions.data(), actions.size(), &count),
+              PENK_OK);
+    for (size_t i = 0; i < count; ++i) {
+      EXPECT_EQ(actions[i].action, cli["actions"][i]["action"].get<std::string>());
+      EXPECT_NEAR(actions[i].value, cli["actions"][i]["value"].get<double>(), 5e-7);
+    }
+    penk_ranked_action two[2];
+    ASSERT_EQ(penk_hint(ctx_, kSmallSheet, "3335JJ", rerolls, nullptr, table.c_str(), two, 2,
+                        &count),
+              PENK_OK);
+    EXPECT_EQ(count, actions.size());
+    for (size_t i = 0; i < std::min<size_t>(2, count); ++i)
+      EXPECT_STREQ(two[i].action, actions[i].action);
+  }
+}
+
+TEST_F(CApi, HintErrors) {
+  const std::string table = SmallTable();
+  const char* t = table.c_str();
+  size_t count;
+  penk_ranked_action a[4];
+  char buf[64];
+  EXPECT_EQ(penk_hint(nullptr, kSmallSheet, "12345J", 2, nullptr, t, a, 4, &count), PENK_E_BAD_ARGUMENT);
+  EXPECT_EQ(penk_hint(ctx_, kSmallSheet, nullptr, 2, nullptr, t, a, 4, &count), PENK_E_BAD_ARGUMENT);
+  EXPECT_EQ(penk_hint(ctx_, kSmallSheet, "12345J", 2, nullptr, t, a, 4, nullptr), PENK_E_BAD_ARGUMENT);
+  EXPECT_EQ(penk_hint(ctx_, kSmallSheet, "12345J", 2, nullptr, t, nullptr, 4, &count),
+            PENK_E_BAD_ARGUMENT);
+  EXPECT_EQ(penk_hint(ctx_, kSmallSheet, "12345J", 3, nullptr, t, a, 4, &count), PENK_E_BAD_ARGUMENT);
+  EXPECT_EQ(penk_hint(ctx_, kSmallSheet, "1234", 2, nullptr, t, a, 4, &count), PENK_E_BAD_POSITION);
+  EXPECT_EQ(penk_hint(ctx_, "ooooo/ooooo/ooooo/ooooo/ooooo", "12345J", 2, nullptr, t, a, 4, &count),
+            PENK_E_BAD_POSITION);
+  EXPECT_EQ(penk_hint(ctx_, nullptr, "12345J", 2, nullptr, t, a, 4, &count), PENK_E_TABLE);
+  EXPECT_EQ(penk_hint_json(nullptr, kSmallSheet, "12345J", 2, nullptr, t, buf, sizeof buf, nullptr),
+            PENK_E_BAD_ARGUMENT);
+  EXPECT_EQ(penk_hint_json(ctx_, kSmallSheet, nullptr, 2, nullptr, t, buf, sizeof buf, nullptr),
+            PENK_E_BAD_ARGUMENT);
+  EXPECT_EQ(penk_hint_json(ctx_, kSmallSheet, "12345J", 2, nullptr, t, nullptr, 10, nullptr),
+            PENK_E_BAD_ARGUMENT);
+  EXPECT_EQ(penk_hint_json(ctx_, kSmallSheet, "12345J", 2, "x=1", t, buf, sizeof buf, nullptr),
+            PENK_E_BAD_POSITION);
+}
+
+TEST_F(CApi, GameCreateApplyStateBestAction) {
+  penk_game* g = nullptr;
+  ASSERT_EQ(penk_game_create(ctx_, "human,greedy", nullptr, 7, &g), PENK_OK) << penk_last_error();
+  EXPECT_EQ(penk_game_players(g), 2);
+  EXPECT_EQ(penk_game_current(g), 0);
+  EXPECT_EQ(penk_game_phase(g), PENK_PHASE_KEEP);
+  EXPECT_EQ(penk_game_rerolls_left(g), 2);
+  EXPECT_EQ(penk_game_score(g, 0), 0);
+  EXPECT_EQ(penk_game_score(g, 2), -1);
+  size_t needed = 0;
+  EXPECT_EQ(penk_game_state_json(g, nullptr, 0, &needed), PENK_E_BUFFER_TOO_SMALL);
+  std::vector<char> buf(needed + 1);
+  ASSERT_EQ(penk_game_state_json(g, buf.data(), buf.size(), &needed), PENK_OK);
+  json st = json::parse(buf.data());
+  EXPECT_EQ(st["players"][1]["seat"], "greedy");
+  EXPECT_EQ(st["phase"], "keep");
+  // The same seed gives the same dice as the protocol's new_game (seed 7: 11335J).
+  EXPECT_EQ(st["dice"], "11335J");
+
+  // A human seat has no level; ask greedy for advice, without applying.
+  char action[PENK_ACTION_SIZE];
+  EXPECT_EQ(penk_game_best_action(g, nullptr, 0, action, sizeof action), PENK_E_BAD_ARGUMENT);
+  EXPECT_EQ(penk_game_best_action(g, "nobody", 0, action, sizeof action), PENK_E_UNKNOWN_LEVEL);
+  ASSERT_EQ(penk_game_best_action(g, "greedy", 0, action, sizeof action), PENK_OK);
+  EXPECT_EQ(penk_game_rerolls_left(g), 2);
+  // Too small a buffer: nothing is applied.
+  char one[1];
+  EXPECT_EQ(penk_game_best_action(g, "greedy", 1, one, sizeof one), PENK_E_BUFFER_TOO_SMALL);
+  EXPECT_EQ(penk_game_rerolls_left(g), 2);
+  EXPECT_EQ(penk_game_best_action(g, "greedy", 1, nullptr, 5), PENK_E_BAD_ARGUMENT);
+
+  // Illegal actions change nothing.
+  EXPECT_EQ(penk_game_apply(g, "5:5"), PENK_E_ILLEGAL_ACTION);
+  EXPECT_EQ(penk_game_apply(g, nullptr), PENK_E_BAD_ARGUMENT);
+  EXPECT_EQ(penk_game_apply(nullptr, "stop"), PENK_E_BAD_ARGUMENT);
+  EXPECT_EQ(penk_game_rerolls_left(g), 2);
+  ASSERT_EQ(penk_game_apply(g, "stop"), PENK_OK);
+  EXPECT_EQ(penk_game_phase(g), PENK_PHASE_MARK);
+  // Play to the end: every seat by the greedy or the random AI.
+  int moves = 0;
+  while (penk_game_phase(g) != PENK_PHASE_OVER) {
+    ASSERT_LT(++moves, 3000);
+    const char* level = penk_game_current(g) == 0 ? "random" : nullptr;  // seat 1: its own level
+    ASSERT_EQ(penk_game_best_action(g, level, 1, action, sizeof action), PENK_OK)
+        << penk_last_error();
+  }
+  EXPECT_EQ(penk_game_best_action(g, "greedy", 0, action, sizeof action), PENK_E_ILLEGAL_ACTION);
+  EXPECT_EQ(penk_game_apply(g, "stop"), PENK_E_ILLEGAL_ACTION);
+  ASSERT_EQ(penk_game_state_json(g, nullptr, 0, &needed), PENK_E_BUFFER_TOO_SMALL);
+  buf.resize(needed + 1);
+  ASSERT_EQ(penk_game_state_json(g, buf.data(), buf.size(), nullptr), PENK_OK);
+  st = json::parse(buf.data());
+  EXPECT_EQ(st["phase"], "over");
+  EXPECT_FALSE(st["winners"].empty());
+  penk_game_destroy(g);
+}
+
+TEST_F(CApi, GameCreateErrorsAndContextLifetime) {
+  penk_game* g = reinterpret_cast<penk_game*>(1);
+  EXPECT_EQ(penk_game_create(ctx_, "human,wizard", nullptr, 1, &g), PENK_E_UNKNOWN_LEVEL);
+  EXPECT_EQ(g, nullptr);
+  EXPECT_EQ(penk_game_create(ctx_, "", nullptr, 1, &g), PENK_E_UNKNOWN_LEVEL);
+  EXPECT_EQ(penk_game_create(ctx_, "human,human,human,human,human", nullptr, 1, &g),
+            PENK_E_BAD_ARGUMENT);
+  EXPECT_EQ(penk_game_create(ctx_, "human", "line-min=0", 1, &g), PENK_E_BAD_POSITION);
+  EXPECT_EQ(penk_game_create(ctx_, nullptr, nullptr, 1, &g), PENK_E_BAD_ARGUMENT);
+  EXPECT_EQ(penk_game_create(nullptr, "human", nullptr, 1, &g), PENK_E_BAD_ARGUMENT);
+  EXPECT_EQ(penk_game_create(ctx_, "human", nullptr, 1, nullptr), PENK_E_BAD_ARGUMENT);
+  EXPECT_EQ(penk_game_state_json(nullptr, nullptr, 0, nullptr), PENK_E_BAD_ARGUMENT);
+  // A game outlives its context.
+  penk_context* ctx = nullptr;
+  ASSERT_EQ(penk_context_create(nullptr, &ctx), PENK_OK);
+  ASSERT_EQ(penk_game_create(ctx, "random", "penk-lines=columns", 3, &g), PENK_OK);
+  penk_context_destroy(ctx);
+  char action[PENK_ACTION_SIZE];
+  EXPECT_EQ(penk_game_best_action(g, nullptr, 1, action, sizeof action), PENK_OK);
+  penk_game_destroy(g);
+}
+
+}  // namespace
