@@ -3,10 +3,12 @@
 #include <bit>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "engine/dice_space.h"
 #include "engine/marking.h"
 #include "engine/score.h"
+#include "solver/ai_players.h"
 
 namespace penk {
 namespace {
@@ -110,8 +112,14 @@ absl::StatusOr<std::unique_ptr<Player>> MakeBot(absl::string_view name, const Ru
   std::string lower = absl::AsciiStrToLower(name);
   if (lower == "bot" || lower == "greedy") return std::make_unique<GreedyBot>();
   if (lower == "random") return std::make_unique<RandomBot>(seed);
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown bot \"", name, "\"; known bots: bot, greedy, random"));
+  if (lower == "optimal") return std::make_unique<OptimalPlayer>();
+  if (lower == "expert" || absl::StartsWith(lower, "expert:")) {
+    absl::StatusOr<ExpertParams> params = ParseExpertName(lower);
+    if (!params.ok()) return params.status();
+    return std::make_unique<ExpertPlayer>(*params, lower);
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "unknown bot \"", name, "\"; known bots: bot, greedy, random, optimal, expert"));
 }
 
 }  // namespace penk

@@ -73,11 +73,15 @@ class RandomBot : public Player {
 };
 
 // The names MakeBot accepts: "bot" (the default bot, = greedy), "greedy",
-// "random".
-inline constexpr const char* kBotNames[] = {"bot", "greedy", "random"};
+// "random", "optimal" (solitaire-optimal, solver/ai_players.h) and "expert"
+// (plays to win). "expert:key=value:..." is expert with changed parameters
+// (ParseExpertName: lambda, sigma, opp, final, race), for measurements.
+inline constexpr const char* kBotNames[] = {"bot", "greedy", "random", "optimal", "expert"};
 
-// A bot by name; `seed` seeds the random bot. Rules are taken from the game at
-// each decision, `rules` is for bots that need tables.
+// A bot by name (case-insensitive); `seed` seeds the random bot. Rules are
+// taken from the game at each decision; optimal and expert get their exact
+// tables from the process-wide cache (solver/table_cache.h), so their first
+// decision under new rules or blocked rows may load or build a table.
 absl::StatusOr<std::unique_ptr<Player>> MakeBot(absl::string_view name, const Rules& rules,
                                                 uint64_t seed = 0);
 

@@ -36,6 +36,9 @@ void AddRulesOption(CLI::App* app, std::string* text);
 void RegisterScoreAndMoves(CLI::App& app);
 void RegisterPlay(CLI::App& app);
 void RegisterSolverCommands(CLI::App& app);
+void RegisterSimulate(CLI::App& app);  // also defines UseTableFiles (tools/cmd_simulate.cc)
+// AI players (solver/table_cache.h) load and save table files, built on first use.
+void UseTableFiles();
 void RegisterAnalysisCommands(CLI::App& app);
 void RegisterEngine(CLI::App& app);
 

@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   penk::cli::RegisterScoreAndMoves(app);
   penk::cli::RegisterPlay(app);
   penk::cli::RegisterSolverCommands(app);
+  penk::cli::RegisterSimulate(app);
   penk::cli::RegisterEngine(app);
   // CLI11 would only say "a subcommand is required"; name the unknown word.
   const std::vector<CLI::App*> commands =

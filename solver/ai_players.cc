@@ -1,0 +1,343 @@
+#include "solver/ai_players.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "engine/dice_space.h"
+#include "engine/marking.h"
+#include "engine/score.h"
+#include "solver/table_cache.h"
+
+namespace penk {
+namespace {
+
+// Keep values computed along different paths of the lattice may differ in the
+// last bits; closer than this they are a tie.
+constexpr double kTieTolerance = 1e-12;
+// Tie-breakers added to win-probability leaves, far below any real difference
+// of probability: prefer a higher final score, then a higher worth margin.
+constexpr double kFinalScoreTieBreak = 1e-9;
+constexpr double kMarginTieBreak = 1e-7;
+
+// The best keep of `roll` with `rerolls` left in a solved turn; stopping
+// (all six dice, R2.2) first on ties, then DiceSpace::SubKeeps order.
+Dice BestKeep(const TurnValues& t, const Dice& roll, int rerolls) {
+  const DiceSpace& space = DiceSpace::Get();
+  const int r = space.RollIndex(roll);
+  int best = r + kNumKeepsBelowSix;
+  double best_value = t.KeepValue(rerolls, r, best);
+  for (int16_t k : space.SubKeeps(r)) {
+    const double v = t.KeepValue(rerolls, r, k);
+    if (v > best_value + kTieTolerance) {
+      best = k;
+      best_value = v;
+    }
+  }
+  return space.keep(best);
+}
+
+// Standard normal distribution function.
+double Phi(double x) { return 0.5 * std::erfc(-x * M_SQRT1_2); }
+
+uint32_t LineCells(uint32_t rows, uint32_t columns) {
+  uint32_t cells = 0;
+  for (int i = 1; i <= 5; ++i) {
+    if (rows >> (i - 1) & 1) cells |= RowMask(i);
+    if (columns >> (i - 1) & 1) cells |= ColumnMask(i);
+  }
+  return cells;
+}
+
+}  // namespace
+
+ColumnCodes CodesInPlace(const Sheet& sheet) {
+  ColumnCodes codes{};
+  for (int v = 1; v <= kColumns; ++v) {
+    const uint32_t rows = ColumnRows(sheet.circled, v);
+    codes[v - 1] = static_cast<uint8_t>(sheet.ColumnClosed(v) ? kClosedBase + rows : rows);
+  }
+  return codes;
+}
+
+// ---------------------------------------------------------------------------
+// optimal
+
+OptimalPlayer::OptimalPlayer()
+    : turn_(std::make_unique<TurnValues>()), scratch_(MarkingCatalog::Get().size()) {}
+
+double OptimalPlayer::MarkValue(uint32_t cells) const {
+  ColumnCodes next = codes_;
+  for (int v = 1; v <= kColumns; ++v)
+    if (uint32_t rows = ColumnRows(cells, v))
+      next[v - 1] = ColumnCode(CodeRows(next[v - 1]) | rows, table_->blocked_rows());
+  const double value = table_->ValueOfCodes(next);
+  // A partial table (tests) has no value for large positions: the score.
+  return std::isnan(value) ? ScoreOfCodes(next, rules_) : value;
+}
+
+double OptimalPlayer::FailValue(int face) const {
+  ColumnCodes next = codes_;
+  next[face - 1] = static_cast<uint8_t>(kClosedBase + CodeRows(next[face - 1]));  // R3.5
+  const double value = table_->ValueOfCodes(next);
+  return std::isnan(value) ? ScoreOfCodes(next, rules_) : value;
+}
+
+void OptimalPlayer::Solve(const Sheet& sheet, const Rules& rules) {
+  if (solved_ && sheet_ == sheet && rules_ == rules) return;
+  absl::StatusOr<SolitairePosition> position = PositionOfSheet(sheet);
+  // Every sheet of a game is a position (R3.5, R4.2); anything else is valued
+  // as if no row were blocked.
+  table_ = &CachedTable(rules, position.ok() ? position->blocked_rows : 0);
+  codes_ = CodesInPlace(sheet);
+  sheet_ = sheet;
+  rules_ = rules;
+  FinalRollValues(
+      sheet, [&](uint32_t cells) { return MarkValue(cells); },
+      [&](int face) { return FailValue(face); }, scratch_.data(), turn_->roll[0].data());
+  SolveTurn(*turn_);
+  solved_ = true;
+}
+
+double OptimalPlayer::StartValue(const Sheet& sheet, const Rules& rules) {
+  Solve(sheet, rules);
+  return turn_->start;
+}
+
+double OptimalPlayer::ValueAfter(const Sheet& sheet, const Rules& rules, uint32_t cells,
+                                 int face) {
+  Solve(sheet, rules);
+  return cells ? MarkValue(cells) : FailValue(face);
+}
+
+Action OptimalPlayer::Decide(const Game& game) {
+  const Sheet& sheet = game.sheet(game.current());
+  Solve(sheet, game.rules());
+  if (game.phase() == Phase::kKeep)
+    return Action::Keep(BestKeep(*turn_, game.dice(), game.rerolls_left()));
+  const std::vector<uint32_t> markings = LegalMarkings(sheet, game.dice());
+  if (!markings.empty()) {
+    uint32_t best = markings.front();
+    double best_value = MarkValue(best);
+    for (uint32_t cells : markings)
+      if (double v = MarkValue(cells); v > best_value + kTieTolerance) best = cells, best_value = v;
+    return Action::Mark(best);
+  }
+  int best = 0;
+  double best_value = 0;
+  for (int v : FailureColumns(sheet))  // R3.5
+    if (double x = FailValue(v); best == 0 || x > best_value + kTieTolerance) best = v, best_value = x;
+  return Action::Fail(best);
+}
+
+// ---------------------------------------------------------------------------
+// expert
+
+absl::StatusOr<ExpertParams> ParseExpertName(absl::string_view name) {
+  std::vector<std::string> parts = absl::StrSplit(absl::AsciiStrToLower(name), ':');
+  if (parts.empty() || parts[0] != "expert")
+    return absl::InvalidArgumentError(absl::StrCat("not an expert name: \"", name, "\""));
+  ExpertParams p;
+  for (size_t i = 1; i < parts.size(); ++i) {
+    std::vector<std::string> kv = absl::StrSplit(parts[i], absl::MaxSplits('=', 1));
+    double x;
+    if (kv.size() != 2 || !absl::SimpleAtod(kv[1], &x))
+      return absl::InvalidArgumentError(
+          absl::StrCat("expert option \"", parts[i], "\" must be key=number"));
+    if (kv[0] == "lambda") p.lambda = x;
+    else if (kv[0] == "sigma" && x > 0) p.sigma = x;
+    else if (kv[0] == "horizon") p.horizon = x;
+    else if (kv[0] == "opp") p.opponents = x != 0;
+    else if (kv[0] == "final") p.exact_final = x != 0;
+    else if (kv[0] == "race") p.race = x != 0;
+    else
+      return absl::InvalidArgumentError(absl::StrCat(
+          "unknown expert option \"", parts[i], "\"; known: lambda, sigma (>0), horizon, opp, final, race"));
+  }
+  return p;
+}
+
+double ShareAgainstFinalTurn(const Sheet& sheet, int threshold, const Rules& rules,
+                             TurnValues& turn, std::vector<double>& scratch) {
+  const int base = Score(sheet, rules);
+  auto beat = [threshold](int score) {  // R6.4: a tie shares the win
+    return score > threshold ? 1.0 : score == threshold ? 0.5 : 0.0;
+  };
+  if (sheet.free() == 0) return 1 - beat(base);  // R3.6: no turn to play
+  scratch.resize(MarkingCatalog::Get().size());
+  FinalRollValues(
+      sheet,
+      [&](uint32_t cells) {
+        Sheet after = sheet;
+        after.circled |= cells;
+        return beat(Score(after, rules));
+      },
+      [&](int) { return beat(base); },  // R3.5: a failure scores nothing
+      scratch.data(), turn.roll[0].data());
+  SolveTurn(turn);
+  return 1 - turn.start;
+}
+
+ExpertPlayer::ExpertPlayer(const ExpertParams& params, std::string name)
+    : params_(params),
+      name_(std::move(name)),
+      turn_(std::make_unique<TurnValues>()),
+      scratch_turn_(std::make_unique<TurnValues>()),
+      scratch_(MarkingCatalog::Get().size()),
+      effects_(1024) {}
+
+double ExpertPlayer::Worth(const Sheet& sheet) {
+  const double score = Score(sheet, key_.rules);
+  if (params_.lambda == 0) return score;
+  return score + params_.lambda * (SolitaireValueOfSheet(sheet, key_.rules) - score);
+}
+
+const ExpertPlayer::LinesEffect& ExpertPlayer::Effect(uint32_t rows, uint32_t columns) {
+  LinesEffect& e = effects_[rows | columns << 5];
+  if (e.known) return e;
+  const uint32_t lines = LineCells(rows, columns);
+  e.ends = false;
+  for (int q = 0; q < key_.players; ++q) {
+    Sheet s = key_.sheets[q];
+    if (q != key_.me) {
+      s.crossed |= s.free() & lines;  // R4.2
+      e.ends = e.ends || s.ClosedColumns() >= 2;  // R5.2
+      e.worth[q] = Worth(params_.opponents ? s : key_.sheets[q]);
+    }
+    e.sheets[q] = s;
+  }
+  e.known = true;
+  return e;
+}
+
+double ExpertPlayer::BeatShare(const Sheet& sheet, int threshold) {
+  const uint64_t key = (static_cast<uint64_t>(sheet.circled) << 33) |
+                       (static_cast<uint64_t>(sheet.crossed) << 8) |
+                       static_cast<uint64_t>(threshold & 0xff);
+  auto it = beat_cache_.find(key);
+  if (it != beat_cache_.end()) return it->second;
+  if (beat_cache_.size() > 200000) beat_cache_.clear();
+  const double share = ShareAgainstFinalTurn(sheet, threshold, key_.rules, *scratch_turn_, scratch2_);
+  beat_cache_.emplace(key, share);
+  return share;
+}
+
+double ExpertPlayer::FinalShare(int my_score, const LinesEffect& effect) {
+  // R5.2: seats before ours have played their last turn; later seats play one
+  // more. Each later seat is modelled alone, playing to beat our score (exact
+  // with two players; with more, their PENKs on each other are ignored).
+  double share = 1;
+  for (int q = 0; q < key_.players; ++q) {
+    if (q == key_.me) continue;
+    if (q < key_.me) {
+      const int s = Score(effect.sheets[q], key_.rules);
+      if (s > my_score) return 0;
+      if (s == my_score) share *= 0.5;  // R6.4: tied players share the win
+    } else {
+      share *= BeatShare(effect.sheets[q], my_score);
+    }
+  }
+  return share;
+}
+
+double ExpertPlayer::Leaf(uint32_t cells, int face) {
+  Sheet me = key_.sheets[key_.me];
+  uint32_t rows = 0, columns = 0;
+  ColumnCodes next = my_codes_;
+  if (cells) {
+    CompletedLines(me, cells, key_.rules, &rows, &columns);  // R4.1
+    me.circled |= cells;
+    for (int v = 1; v <= kColumns; ++v)
+      if (uint32_t r = ColumnRows(cells, v))
+        next[v - 1] = ColumnCode(CodeRows(next[v - 1]) | r, my_table_->blocked_rows());
+  } else {
+    me.crossed |= me.free() & ColumnMask(face);  // R3.5
+    next[face - 1] = static_cast<uint8_t>(kClosedBase + CodeRows(next[face - 1]));
+  }
+  const int score = Score(me, key_.rules);
+  const LinesEffect& effect = Effect(rows, columns);
+  // Do we play again? Not in the last round, nor when this turn starts it.
+  const bool starts_last = me.ClosedColumns() >= 2 || effect.ends;
+  if ((key_.last_round && params_.exact_final) || (!key_.last_round && starts_last && params_.race))
+    return FinalShare(score, effect) + kFinalScoreTieBreak * score;
+  double worth = score;
+  if (params_.lambda != 0 && me.ClosedColumns() < 2) {
+    const double v = my_table_->ValueOfCodes(next);
+    if (!std::isnan(v)) worth += params_.lambda * (v - score);
+  }
+  double estimate = 1, margin = 0;
+  for (int q = 0; q < key_.players; ++q) {
+    if (q == key_.me) continue;
+    estimate *= Phi((worth - effect.worth[q]) / scale_);
+    margin += worth - effect.worth[q];
+  }
+  return estimate + kMarginTieBreak * margin / (key_.players - 1);
+}
+
+void ExpertPlayer::Prepare(const Game& game) {
+  Key key;
+  key.players = game.players();
+  key.me = game.current();
+  key.last_round = game.last_round();
+  key.turns = game.turns(game.current());
+  key.rules = game.rules();
+  for (int q = 0; q < game.players(); ++q) key.sheets[q] = game.sheet(q);
+  if (solved_ && key == key_) return;
+  if (!(key.rules == key_.rules)) beat_cache_.clear();
+  key_ = key;
+  const Sheet& mine = key_.sheets[key_.me];
+  absl::StatusOr<SolitairePosition> position = PositionOfSheet(mine);
+  my_table_ = &CachedTable(key_.rules, position.ok() ? position->blocked_rows : 0);
+  my_codes_ = CodesInPlace(mine);
+  scale_ = params_.sigma * std::sqrt(std::max(1.0, params_.horizon - key_.turns));
+  for (LinesEffect& e : effects_) e.known = false;
+  FinalRollValues(
+      mine, [&](uint32_t cells) { return Leaf(cells, 0); },
+      [&](int face) { return Leaf(0, face); }, scratch_.data(), turn_->roll[0].data());
+  SolveTurn(*turn_);
+  solved_ = true;
+}
+
+double ExpertPlayer::MarkValue(const Game& game, uint32_t cells) {
+  Prepare(game);
+  return Leaf(cells, 0);
+}
+
+double ExpertPlayer::FailValue(const Game& game, int face) {
+  Prepare(game);
+  return Leaf(0, face);
+}
+
+double ExpertPlayer::KeepValue(const Game& game, const Dice& keep) {
+  Prepare(game);
+  const DiceSpace& space = DiceSpace::Get();
+  return turn_->KeepValue(game.rerolls_left(), space.RollIndex(game.dice()),
+                          space.KeepIndex(keep));
+}
+
+Action ExpertPlayer::Decide(const Game& game) {
+  if (game.players() == 1) return solitaire_.Decide(game);  // solitaire: own score is all
+  Prepare(game);
+  if (game.phase() == Phase::kKeep)
+    return Action::Keep(BestKeep(*turn_, game.dice(), game.rerolls_left()));
+  const Sheet& sheet = game.sheet(game.current());
+  const std::vector<uint32_t> markings = LegalMarkings(sheet, game.dice());
+  if (!markings.empty()) {
+    uint32_t best = markings.front();
+    double best_value = Leaf(best, 0);
+    for (uint32_t cells : markings)
+      if (double v = Leaf(cells, 0); v > best_value + kTieTolerance) best = cells, best_value = v;
+    return Action::Mark(best);
+  }
+  int best = 0;
+  double best_value = 0;
+  for (int v : FailureColumns(sheet))  // R3.5
+    if (double x = Leaf(0, v); best == 0 || x > best_value + kTieTolerance) best = v, best_value = x;
+  return Action::Fail(best);
+}
+
+}  // namespace penk

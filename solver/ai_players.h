@@ -1,0 +1,161 @@
+// The table-based AI players (issue 4): `optimal`, the exact solitaire-optimal
+// policy on the player's own sheet, and `expert`, which plays to win.
+//
+// Both solve each turn with the turn expectimax (solver/turn_solver.h); only
+// the leaf -- the value of the position after the marking or failure (R3) --
+// differs. The exact solitaire tables come from the process-wide cache of
+// solver/table_cache.h, one table per set of rows blocked by opponents' PENKs
+// (R4.2). A solved turn is kept until the position changes, so the keeps of a
+// turn (R2.2) and its marking cost one solve.
+#ifndef PENK_SOLVER_AI_PLAYERS_H_
+#define PENK_SOLVER_AI_PLAYERS_H_
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "engine/action.h"
+#include "engine/game.h"
+#include "engine/rules.h"
+#include "engine/sheet.h"
+#include "solver/player.h"
+#include "solver/solitaire_dp.h"
+#include "solver/solitaire_state.h"
+#include "solver/turn_solver.h"
+
+namespace penk {
+
+// Column codes of `sheet` in face order (not sorted): closed columns as
+// kClosedBase + circled rows, open ones as their circled rows.
+ColumnCodes CodesInPlace(const Sheet& sheet);
+
+// Optimal: maximises its own expected final score as if alone (the solitaire
+// DP), on the table of its sheet's blocked rows. Ignores the other sheets and
+// the end of the game by other players (R5.2).
+class OptimalPlayer : public Player {
+ public:
+  OptimalPlayer();
+  std::string name() const override { return "optimal"; }
+  Action Decide(const Game& game) override;
+
+  // On a hand-made sheet (tests, hints): the value of the turn about to start,
+  // and the value after circling `cells` (0: after failing on column `face`).
+  double StartValue(const Sheet& sheet, const Rules& rules);
+  double ValueAfter(const Sheet& sheet, const Rules& rules, uint32_t cells, int face = 0);
+
+ private:
+  void Solve(const Sheet& sheet, const Rules& rules);
+  double MarkValue(uint32_t cells) const;
+  double FailValue(int face) const;
+
+  std::unique_ptr<TurnValues> turn_;
+  std::vector<double> scratch_;
+  bool solved_ = false;
+  Sheet sheet_;
+  Rules rules_;
+  const SolitaireTable* table_ = nullptr;
+  ColumnCodes codes_{};
+};
+
+// What `expert` takes into account; each part can be switched off to measure
+// what it gains (MakeBot names such as "expert:lambda=0:race=0").
+struct ExpertParams {
+  // Weight of a sheet's solitaire potential (table value minus score) in its
+  // worth: 0 = score only (greedy-like), 1 = full solitaire value (patient).
+  double lambda = 0.35;
+  // Points per remaining turn: the win-probability estimate is
+  // Phi((M_me - M_opp) / (sigma * sqrt(R))), R = max(1, horizon - turns played)
+  // an estimate of the turns left to us.
+  double sigma = 9;
+  double horizon = 10;
+  // Count the opponents' worth (and so their losses from our PENKs, R4.2).
+  bool opponents = true;
+  // Last round (R5.2): maximise the exact probability of winning.
+  bool exact_final = true;
+  // A marking that starts the last round: value it by the exact final-turn
+  // model (we play no more; later seats get one best-response turn each).
+  bool race = true;
+};
+
+// Parses "expert" or "expert:key=value:...": keys lambda, sigma, horizon, opp,
+// final, race (0/1 for the switches).
+absl::StatusOr<ExpertParams> ParseExpertName(absl::string_view name);
+
+// Probability-like share of the win of a player whose final score is
+// `threshold`, against one opponent on `sheet` who plays one last turn to beat
+// it: the opponent maximises P(score > threshold) + P(score == threshold) / 2
+// (R6.4, a tie counts half), and this returns 1 minus that maximum. `turn` is
+// scratch space.
+double ShareAgainstFinalTurn(const Sheet& sheet, int threshold, const Rules& rules,
+                             TurnValues& turn, std::vector<double>& scratch);
+
+// Expert: plays to win. Each turn is a turn expectimax whose leaf estimates
+// the probability of winning after the marking (docs/AI.md):
+//  - worth of a sheet M = score + lambda * (solitaire value - score), from the
+//    exact table of its blocked rows;
+//  - the margin's scale grows with the square root of the turns left;
+//  - opponents' sheets after our PENKs cross their free cells (R4.2);
+//  - estimate = prod over opponents of Phi((M_me - M_opp) / sigma);
+//  - a position after which we play no more (last round, or the marking
+//    starts it, R5.2): the win share given our final score, the fixed scores
+//    of seats that have finished and one best-response turn for each later
+//    seat (exact with two players).
+// Solitaire (one player): plays like `optimal`.
+class ExpertPlayer : public Player {
+ public:
+  explicit ExpertPlayer(const ExpertParams& params = ExpertParams{},
+                        std::string name = "expert");
+  std::string name() const override { return name_; }
+  Action Decide(const Game& game) override;
+
+  // The leaf of the solved turn for the current position of `game`: the
+  // estimated win probability after circling `cells` (or failing on column
+  // `face`). Solves the turn first if needed. For tests and `penk hint`.
+  double MarkValue(const Game& game, uint32_t cells);
+  double FailValue(const Game& game, int face);
+  // The value of keeping `keep` now (keep phase), for ranking.
+  double KeepValue(const Game& game, const Dice& keep);
+
+ private:
+  struct Key {
+    std::array<Sheet, kMaxPlayers> sheets{};
+    int players = 0, me = 0, turns = 0;
+    bool last_round = false;
+    Rules rules;
+    bool operator==(const Key&) const = default;
+  };
+  struct LinesEffect {  // opponents after our PENKs on some lines
+    bool known = false;
+    std::array<Sheet, kMaxPlayers> sheets{};
+    std::array<double, kMaxPlayers> worth{};
+    bool ends = false;  // some opponent then has two closed columns (R5.2)
+  };
+  void Prepare(const Game& game);
+  double Leaf(uint32_t cells, int face);
+  const LinesEffect& Effect(uint32_t rows, uint32_t columns);
+  double Worth(const Sheet& sheet);
+  double FinalShare(int my_score, const LinesEffect& effect);
+  double BeatShare(const Sheet& sheet, int threshold);
+
+  ExpertParams params_;
+  std::string name_;
+  Key key_;
+  bool solved_ = false;
+  std::unique_ptr<TurnValues> turn_, scratch_turn_;
+  std::vector<double> scratch_, scratch2_;
+  const SolitaireTable* my_table_ = nullptr;
+  ColumnCodes my_codes_{};
+  double scale_ = 1;  // sigma * sqrt(R) of this turn
+  std::vector<LinesEffect> effects_;  // by rows | columns << 5
+  std::unordered_map<uint64_t, double> beat_cache_;
+  OptimalPlayer solitaire_;
+};
+
+}  // namespace penk
+
+#endif  // PENK_SOLVER_AI_PLAYERS_H_

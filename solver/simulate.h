@@ -1,0 +1,54 @@
+// Tournaments: many seeded games between named players (`penk simulate`).
+//
+// Game g seats the players rotated by g (seat s plays player (s + g) mod n),
+// so every player sits in every seat equally often (R5.2 gives the first seat
+// no extra turn, but turn order still matters). Game g is played with dice
+// seeded from (seed, g) and fresh players seeded from (seed, g, player), so a
+// game's result does not depend on which thread plays it: the same seed gives
+// the same result with any thread count.
+#ifndef PENK_SOLVER_SIMULATE_H_
+#define PENK_SOLVER_SIMULATE_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "engine/rules.h"
+
+namespace penk {
+
+struct SimulationOptions {
+  std::vector<std::string> players;  // 1-4 MakeBot names, in report order
+  int64_t games = 1000;
+  uint64_t seed = 1;
+  int threads = 1;
+  Rules rules;
+  // Called from one thread now and then with games finished so far.
+  std::function<void(int64_t done, int64_t total)> progress;
+};
+
+struct PlayerResult {
+  std::string name;
+  // Mean of the per-game win share: 1 for a sole winner, 1/2 for a tie at the
+  // top (R6.4, ties count half), 0 otherwise; with one player always 1.
+  double win_rate = 0;
+  double win_ci_low = 0, win_ci_high = 0;  // 95% normal interval of the mean
+  double mean_score = 0, sd_score = 0;
+  double mean_turns = 0;
+};
+
+struct SimulationResult {
+  int64_t games = 0;
+  std::vector<PlayerResult> players;  // in SimulationOptions::players order
+};
+
+absl::StatusOr<SimulationResult> Simulate(const SimulationOptions& options);
+
+// The seeds of game g (exposed for tests and replays: `penk play --seed`).
+uint64_t GameSeed(uint64_t seed, int64_t game);
+
+}  // namespace penk
+
+#endif  // PENK_SOLVER_SIMULATE_H_

@@ -1,0 +1,148 @@
+// `penk simulate`: a tournament between AI players (issue 4).
+//
+//   penk simulate --players expert,greedy --games 20000 [--seed S] [--threads T]
+//                 [--json] [--rules ...]
+//
+// Seats rotate from game to game; per player: win rate (a tie counts half,
+// R6.4) with its 95% interval, mean and sd of the final score, mean number of
+// turns. A progress bar goes to stderr. With one player it is solitaire.
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "solver/bot.h"
+#include "solver/simulate.h"
+#include "solver/table_cache.h"
+#include "tables/table_store.h"
+#include "tools/cli_common.h"
+
+namespace penk::cli {
+
+void UseTableFiles() {
+  SetTableLoader([](const Rules& rules, uint32_t blocked_rows) {
+    return LoadOrBuildTable(rules, "", blocked_rows);
+  });
+}
+
+namespace {
+
+struct SimulateArgs {
+  std::string players, rules;
+  int64_t games = 1000;
+  uint64_t seed = 1;
+  int threads = 1;
+  bool json = false;
+};
+
+std::string JsonEscape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+void RunSimulate(const SimulateArgs& a) {
+  SimulationOptions o;
+  for (absl::string_view part : absl::StrSplit(a.players, ',')) {
+    std::string name = absl::AsciiStrToLower(absl::StripAsciiWhitespace(part));
+    if (name.empty()) throw UsageError{absl::StrCat("--players: empty entry in \"", a.players, "\"")};
+    OrFail(MakeBot(name, Rules{}, 0).status());
+    o.players.push_back(name);
+  }
+  if (o.players.size() > static_cast<size_t>(kMaxPlayers))
+    throw UsageError{absl::StrCat("--players: a game has 1 to 4 players (R1.4); got ",
+                                  o.players.size())};
+  if (a.games < 1) throw UsageError{"--games must be at least 1"};
+  if (a.threads < 1) throw UsageError{"--threads must be at least 1"};
+  o.games = a.games;
+  o.seed = a.seed;
+  o.threads = a.threads;
+  o.rules = OrFail(ParseRules(a.rules));
+  UseTableFiles();
+  for (const std::string& name : o.players)  // load the first table before the clock starts
+    if (name == "optimal" || name.rfind("expert", 0) == 0) {
+      CachedTable(o.rules, 0);
+      break;
+    }
+  const auto start = std::chrono::steady_clock::now();
+  std::mutex mu;
+  int last_permille = -1;
+  double last_draw = -1;
+  o.progress = [&](int64_t done, int64_t total) {
+    std::lock_guard<std::mutex> lock(mu);
+    const int permille = static_cast<int>(1000 * done / total);
+    if (permille == last_permille) return;
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (done < total && secs < last_draw + 0.5) return;  // at most two redraws a second
+    last_permille = permille;
+    last_draw = secs;
+    const int width = 30, filled = permille * width / 1000;
+    std::fprintf(stderr, "\r[%s%s] %5.1f%% %lld/%lld games  %.0fs elapsed, ~%.0fs left ",
+                 std::string(filled, '#').c_str(), std::string(width - filled, '.').c_str(),
+                 permille / 10.0, static_cast<long long>(done), static_cast<long long>(total),
+                 secs, done > 0 ? secs * (total - done) / done : 0.0);
+    if (done == total) std::fprintf(stderr, "\n");
+  };
+  SimulationResult r = OrFail(Simulate(o));
+  const double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (a.json) {
+    std::string s = absl::StrFormat(R"({"games":%d,"players":[)", r.games);
+    for (size_t i = 0; i < r.players.size(); ++i) {
+      const PlayerResult& p = r.players[i];
+      absl::StrAppendFormat(
+          &s,
+          R"(%s{"name":"%s","win_rate":%.6f,"win_ci95":[%.6f,%.6f],"mean_score":%.4f,"sd_score":%.4f,"mean_turns":%.4f})",
+          i ? "," : "", JsonEscape(p.name), p.win_rate, p.win_ci_low, p.win_ci_high,
+          p.mean_score, p.sd_score, p.mean_turns);
+    }
+    std::printf("%s]}\n", s.c_str());
+    return;
+  }
+  std::printf("%lld games, %zu players, seed %llu, rules %s, %d thread%s, %.1f s (%.2f ms/game)\n",
+              static_cast<long long>(r.games), r.players.size(),
+              static_cast<unsigned long long>(a.seed), FormatRules(o.rules).c_str(), a.threads,
+              a.threads == 1 ? "" : "s", secs, 1000 * secs / r.games);
+  std::printf("%-24s %8s %19s %10s %8s %8s\n", "player", "win", "95% CI", "score", "sd", "turns");
+  for (const PlayerResult& p : r.players)
+    std::printf("%-24s %7.2f%% [%6.2f%%, %6.2f%%] %10.3f %8.3f %8.3f\n", p.name.c_str(),
+                100 * p.win_rate, 100 * p.win_ci_low, 100 * p.win_ci_high, p.mean_score,
+                p.sd_score, p.mean_turns);
+  if (r.players.size() == 1)
+    std::printf("solitaire: mean score %.3f +- %.3f (95%%)\n", r.players[0].mean_score,
+                1.959963984540054 * r.players[0].sd_score / std::sqrt(static_cast<double>(r.games)));
+}
+
+}  // namespace
+
+void RegisterSimulate(CLI::App& app) {
+  auto args = std::make_shared<SimulateArgs>();
+  CLI::App* sim = app.add_subcommand(
+      "simulate", "a tournament: N seeded games between AI players, seats rotated");
+  sim->add_option("--players", args->players,
+                  "1-4 comma-separated players: greedy, random, optimal, expert (bot = greedy)")
+      ->required();
+  sim->add_option("--games", args->games, "number of games")->default_val(1000);
+  sim->add_option("--seed", args->seed, "random seed (same seed and threads: same result)")
+      ->default_val(1);
+  sim->add_option("--threads", args->threads, "OpenMP threads across games")->default_val(1);
+  sim->add_flag("--json", args->json, "one JSON object instead of a table");
+  AddRulesOption(sim, &args->rules);
+  sim->callback([args] { RunSimulate(*args); });
+}
+
+}  // namespace penk::cli
