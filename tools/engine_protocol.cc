@@ -142,6 +142,8 @@ const SolitaireTable& Session::Table(const Rules& rules, const Sheet& sheet,
   std::error_code ec;
   const bool exists = std::filesystem::exists(path, ec);
   absl::StatusOr<SolitaireTable> table;
+  if (exists && !std::filesystem::is_regular_file(path, ec))
+    Fail(ErrorCode::kTable, absl::StrCat(path, " is not a regular file"));
   if (!exists && (!default_path || !options_.allow_build)) {
     Fail(ErrorCode::kTable, absl::StrCat("no table at ", path,
                                          default_path ? " (building tables is off)" : ""));
@@ -298,6 +300,12 @@ GameSession& Session::FindGame(int id) {
   return it->second;
 }
 
+void Session::Reset() {
+  games_.clear();
+  next_game_ = 1;
+  quit_ = false;
+}
+
 void Session::CloseGame(int id) {
   if (games_.erase(id) == 0) Fail(ErrorCode::kUnknownGame, absl::StrCat("no game ", id));
 }
@@ -407,6 +415,8 @@ json CmdNewGame(Session& s, const Request& r) {
   uint64_t seed;
   if (r.Has("seed")) {
     seed = r.Seed("seed");
+  } else if (s.options().deterministic_seeds) {
+    seed = 0;
   } else {
     std::random_device rd;
     seed = (static_cast<uint64_t>(rd()) << 32) ^ rd();

@@ -69,6 +69,8 @@ struct SessionOptions {
   // If not empty, every table request uses this file (fuzzing, tests).
   std::string fixed_table;
   size_t max_games = 256;
+  // new_game without "seed": seed 0 instead of a random seed (fuzzing).
+  bool deterministic_seeds = false;
 };
 
 // A game with its seats: "human" or an AI level per seat, and the AI
@@ -109,6 +111,9 @@ class Session {
   GameSession& FindGame(int id);
   void CloseGame(int id);
   size_t game_count() const { return games_.size(); }
+
+  // Forgets every game and the quit request; keeps the loaded tables.
+  void Reset();
 
   bool quit_requested() const { return quit_; }
   void request_quit() { quit_ = true; }
