@@ -18,5 +18,11 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >&2
 fi
 
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build -j "$(nproc)" >&2
+# Quiet when all is well; the log's tail when the build fails.
+mkdir -p build
+if ! { cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j "$(nproc)"; } \
+    >build/setup.log 2>&1; then
+  tail -n 40 build/setup.log >&2
+  echo "setup: build failed; full log in build/setup.log" >&2
+  exit 1
+fi
