@@ -128,6 +128,9 @@ MarkingCatalog::MarkingCatalog() : by_roll_(kNumRolls) {
     }
     std::sort(by_roll_[r].begin(), by_roll_[r].end());
   }
+  rolls_of_.resize(cells_.size());
+  for (int r = 0; r < kNumRolls; ++r)
+    for (uint16_t id : by_roll_[r]) rolls_of_[id].push_back(static_cast<uint16_t>(r));
 }
 
 std::vector<uint32_t> LegalMarkings(const Sheet& sheet, const Dice& roll) {

@@ -47,11 +47,14 @@ class MarkingCatalog {
   uint32_t cells(int id) const { return cells_[id]; }
   // Marking ids of roll r (DiceSpace roll index), in canonical order.
   const std::vector<uint16_t>& ForRoll(int r) const { return by_roll_[r]; }
+  // The rolls (DiceSpace roll indexes) that can form marking `id`.
+  const std::vector<uint16_t>& RollsOf(int id) const { return rolls_of_[id]; }
 
  private:
   MarkingCatalog();
   std::vector<uint32_t> cells_;
   std::vector<std::vector<uint16_t>> by_roll_;
+  std::vector<std::vector<uint16_t>> rolls_of_;
 };
 
 // The legal markings of `roll` on `sheet` (R3.2-R3.4), canonical order.

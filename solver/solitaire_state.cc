@@ -27,11 +27,6 @@ const RankTerms kRank;
 
 }  // namespace
 
-uint32_t ColumnRows(uint32_t cells, int face) {
-  uint32_t col = cells >> (face - 1);
-  return (col & 1) | (col >> 4 & 2) | (col >> 8 & 4) | (col >> 12 & 8) | (col >> 16 & 16);
-}
-
 Sheet SheetOfCodes(const ColumnCodes& codes, uint32_t blocked_rows) {
   Sheet s;
   uint32_t blocked_cells = 0;
@@ -51,15 +46,6 @@ bool CodesValid(const ColumnCodes& codes, uint32_t blocked_rows) {
   for (uint8_t c : codes)
     if (!CodeClosed(c) && (c | blocked_rows) == 31) return false;
   return true;
-}
-
-void SortCodes(ColumnCodes& c) {
-  auto cs = [&](int i, int j) {
-    uint8_t a = c[i], b = c[j];
-    c[i] = std::min(a, b);
-    c[j] = std::max(a, b);
-  };
-  cs(0, 1); cs(3, 4); cs(2, 4); cs(2, 3); cs(0, 3); cs(0, 2); cs(1, 4); cs(1, 3); cs(1, 2);
 }
 
 int ClosedCount(const ColumnCodes& codes) {

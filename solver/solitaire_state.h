@@ -48,13 +48,23 @@ inline constexpr uint32_t CodeRows(uint8_t code) {
 // Five column codes sorted ascending: the canonical form.
 using ColumnCodes = std::array<uint8_t, kColumns>;
 
-// Circled rows of column `face` (bit k-1 = row k).
-uint32_t ColumnRows(uint32_t cells, int face);
+// Circled rows of column `face` (bit k-1 = row k). Inline: the DP's hot path.
+inline uint32_t ColumnRows(uint32_t cells, int face) {
+  uint32_t col = cells >> (face - 1);
+  return (col & 1) | (col >> 4 & 2) | (col >> 8 & 4) | (col >> 12 & 8) | (col >> 16 & 16);
+}
 // The sheet whose column v+1 has code codes[v]; with blocked rows, their
 // uncircled cells in open columns are crossed.
 Sheet SheetOfCodes(const ColumnCodes& codes, uint32_t blocked_rows = 0);
 // Sorts in place with a sorting network (hot path of the DP).
-void SortCodes(ColumnCodes& codes);
+inline void SortCodes(ColumnCodes& c) {
+  auto cs = [&](int i, int j) {
+    uint8_t a = c[i], b = c[j];
+    c[i] = a < b ? a : b;
+    c[j] = a < b ? b : a;
+  };
+  cs(0, 1); cs(3, 4); cs(2, 4); cs(2, 3); cs(0, 3); cs(0, 2); cs(1, 4); cs(1, 3); cs(1, 2);
+}
 int ClosedCount(const ColumnCodes& codes);
 int FreeCellCount(const ColumnCodes& codes, uint32_t blocked_rows = 0);
 // True if no open code has all its free cells blocked (such a column is closed).

@@ -13,6 +13,7 @@
 #ifndef PENK_SOLVER_TURN_SOLVER_H_
 #define PENK_SOLVER_TURN_SOLVER_H_
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <limits>
@@ -58,27 +59,31 @@ void TurnStartValues(const double* const* final_roll_values, int count, double* 
 template <class MarkValue, class FailValue>
 void FinalRollValues(const Sheet& sheet, MarkValue&& mark_value, FailValue&& fail_value,
                      double* scratch, double* out) {
+  // Scatter from the legal markings to the rolls that form them: late in a
+  // game few markings are legal, and only those are visited.
+  (void)scratch;
   const MarkingCatalog& catalog = MarkingCatalog::Get();
   const uint32_t blocked = ~sheet.free();
-  for (int id = 0; id < catalog.size(); ++id)
-    scratch[id] = (catalog.cells(id) & blocked) ? kIllegal : mark_value(catalog.cells(id));
+  std::fill(out, out + kNumRolls, kIllegal);
+  for (int id = 0; id < catalog.size(); ++id) {
+    if (catalog.cells(id) & blocked) continue;
+    const double v = mark_value(catalog.cells(id));
+    for (uint16_t r : catalog.RollsOf(id)) out[r] = v > out[r] ? v : out[r];
+  }
   double failure = kIllegal;
   bool failure_known = false;
   for (int r = 0; r < kNumRolls; ++r) {
-    double best = kIllegal;
-    for (uint16_t id : catalog.ForRoll(r)) best = scratch[id] > best ? scratch[id] : best;
-    if (best == kIllegal) {  // R3.5: no legal group, cross a column
-      if (!failure_known) {
-        for (int v = 1; v <= kColumns; ++v)
-          if (!sheet.ColumnClosed(v)) {
-            double x = fail_value(v);
-            failure = x > failure ? x : failure;
-          }
-        failure_known = true;
-      }
-      best = failure;
+    if (out[r] != kIllegal) continue;
+    // R3.5: no legal group, cross a column.
+    if (!failure_known) {
+      for (int v = 1; v <= kColumns; ++v)
+        if (!sheet.ColumnClosed(v)) {
+          double x = fail_value(v);
+          failure = x > failure ? x : failure;
+        }
+      failure_known = true;
     }
-    out[r] = best;
+    out[r] = failure;
   }
 }
 
