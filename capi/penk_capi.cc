@@ -115,6 +115,7 @@ int penk_context_create(const char* table_dir, penk_context** out) {
     *out = nullptr;
     penk::engine::SessionOptions options;
     options.table_dir = table_dir && *table_dir ? table_dir : LibraryTableDir();
+    penk::engine::InstallAiTableLoader(options);
     auto ctx = std::make_unique<penk_context>();
     ctx->session = std::make_shared<Session>(options);
     *out = ctx.release();
@@ -128,6 +129,7 @@ int penk_context_set_build(penk_context* ctx, int allow) {
     Require(ctx, "ctx");
     penk::engine::SessionOptions options = ctx->session->options();
     options.allow_build = allow != 0;
+    penk::engine::InstallAiTableLoader(options);
     // Games hold the old session; the new one starts with an empty table cache.
     ctx->session = std::make_shared<Session>(options);
   });

@@ -23,6 +23,7 @@ void RunEngine(const EngineArgs& a) {
   engine::SessionOptions options;
   options.table_dir = a.table_dir;
   options.allow_build = !a.no_build;
+  engine::InstallAiTableLoader(options);
   engine::Session session(options);
   std::ios::sync_with_stdio(false);
   std::string line;

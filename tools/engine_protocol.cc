@@ -18,6 +18,7 @@
 #include "absl/strings/strip.h"
 #include "solver/bot.h"
 #include "solver/solitaire_state.h"
+#include "solver/table_cache.h"
 #include "tables/table_file.h"
 #include "tables/table_store.h"
 
@@ -308,6 +309,19 @@ void Session::Reset() {
 
 void Session::CloseGame(int id) {
   if (games_.erase(id) == 0) Fail(ErrorCode::kUnknownGame, absl::StrCat("no game ", id));
+}
+
+void InstallAiTableLoader(const SessionOptions& options) {
+  const std::string dir = options.table_dir;
+  const bool build = options.allow_build;
+  SetTableLoader([dir, build](const Rules& rules, uint32_t blocked) -> absl::StatusOr<SolitaireTable> {
+    std::string path = DefaultTablePath(rules, blocked);
+    if (!dir.empty())
+      path = (std::filesystem::path(dir) / std::filesystem::path(path).filename()).string();
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec) || build) return LoadOrBuildTable(rules, path, blocked);
+    return absl::NotFoundError(absl::StrCat("no table at ", path, " (building tables is off)"));
+  });
 }
 
 // ---------------------------------------------------------------------------

@@ -134,6 +134,14 @@ Rules RulesOrThrow(absl::string_view text);
 std::vector<std::string> SeatsOrThrow(const std::vector<std::string>& names,
                                       const std::vector<std::string>& levels);
 
+// Makes the AI levels that need exact tables (optimal, expert) load them
+// through the process-wide cache (solver/table_cache.h) from the table folder
+// of `options`: a saved file is read; a missing one is built and saved when
+// building is allowed (else the cache builds it in memory, about 10 s).
+// Process-wide: `penk engine` calls it once; the C library at each
+// penk_context_create (the last context's folder wins).
+void InstallAiTableLoader(const SessionOptions& options);
+
 // Handles one request line; returns the reply line (no newline). Never throws.
 std::string HandleLine(Session& session, absl::string_view line);
 

@@ -1,0 +1,174 @@
+// libFuzzer target: the C API entry points of capi/penk.h.
+//
+// The input is a little program: each step is an opcode byte followed by
+// NUL-terminated string arguments and small integers taken from the input.
+// It calls value, hint (arrays and JSON, with fuzzed buffer sizes), game
+// create/apply/best_action/state and the accessors, on one context whose only
+// table is the small one (building off). No call may crash, leak, return an
+// unknown status or PENK_E_INTERNAL.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "capi/penk.h"
+#include "fuzz/fuzz_common.h"
+#include "tables/table_store.h"
+
+namespace {
+
+penk_context* ctx = nullptr;
+std::string table_path;
+
+struct Reader {
+  const uint8_t* p;
+  size_t n;
+  bool empty() const { return n == 0; }
+  uint8_t Byte() {
+    if (!n) return 0;
+    --n;
+    return *p++;
+  }
+  // A string up to the next NUL (or the end); byte 0xFF alone means NULL.
+  const char* Str(std::string* storage) {
+    size_t len = 0;
+    while (len < n && p[len] != 0) ++len;
+    storage->assign(reinterpret_cast<const char*>(p), len);
+    p += len < n ? len + 1 : len;
+    n -= len < n ? len + 1 : len;
+    if (*storage == "\xff") return nullptr;
+    return storage->c_str();
+  }
+};
+
+void CheckStatus(int status) {
+  if (status < PENK_OK || status > PENK_E_BUFFER_TOO_SMALL || status == PENK_E_INTERNAL) {
+    std::fprintf(stderr, "status %d: %s\n", status, penk_last_error());
+    std::abort();
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  // A table folder holding the small table under the default file name.
+  table_path = penk::fuzz::SmallTablePath();
+  const std::string dir = "/tmp/penk_fuzz_capi_tables";
+  std::filesystem::create_directories(dir);
+  const std::string name =
+      std::filesystem::path(penk::DefaultTablePath(penk::Rules{}, 0)).filename().string();
+  std::error_code ec;
+  std::filesystem::copy_file(table_path, dir + "/" + name,
+                             std::filesystem::copy_options::skip_existing, ec);
+  if (penk_context_create(dir.c_str(), &ctx) != PENK_OK) std::abort();
+  if (penk_context_set_build(ctx, 0) != PENK_OK) std::abort();
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  Reader in{data, size};
+  std::vector<penk_game*> games;
+  std::string a, b, c;
+  char buf[4096];
+  for (int steps = 0; !in.empty() && steps < 24; ++steps) {
+    const uint8_t op = in.Byte();
+    // Table argument: never an arbitrary path.
+    const char* tables[] = {nullptr, table_path.c_str(), "/nonexistent.penktable"};
+    const char* table = tables[op >> 6 < 3 ? op >> 6 : 0];
+    switch (op % 12) {
+      case 0: {
+        double v;
+        const char* sheet = in.Str(&a);
+        const char* rules = in.Str(&b);
+        CheckStatus(penk_value(ctx, sheet, rules, table, &v));
+        break;
+      }
+      case 1: {
+        const char* sheet = in.Str(&a);
+        const char* roll = in.Str(&b);
+        const int rerolls = static_cast<int8_t>(in.Byte()) % 4;
+        penk_ranked_action actions[8];
+        size_t count = 0;
+        const size_t capacity = in.Byte() % 9;
+        CheckStatus(penk_hint(ctx, sheet, roll, rerolls, nullptr, table, actions, capacity, &count));
+        break;
+      }
+      case 2: {
+        const char* sheet = in.Str(&a);
+        const char* roll = in.Str(&b);
+        const int rerolls = in.Byte() % 3;
+        size_t needed = 0;
+        const size_t sz = in.Byte() % 2 ? sizeof buf : in.Byte();
+        CheckStatus(penk_hint_json(ctx, sheet, roll, rerolls, nullptr, table, buf, sz, &needed));
+        break;
+      }
+      case 3: {
+        if (games.size() >= 4) break;
+        const char* players = in.Str(&a);
+        const char* rules = in.Str(&b);
+        uint64_t seed = in.Byte();
+        penk_game* g = nullptr;
+        CheckStatus(penk_game_create(ctx, players, rules, seed, &g));
+        if (g) games.push_back(g);
+        break;
+      }
+      case 4: case 5: {
+        if (games.empty()) break;
+        penk_game* g = games[in.Byte() % games.size()];
+        CheckStatus(penk_game_apply(g, in.Str(&a)));
+        break;
+      }
+      case 6: case 7: {
+        if (games.empty()) break;
+        penk_game* g = games[in.Byte() % games.size()];
+        const char* level = in.Str(&a);
+        if (level && std::strcmp(level, "optimal") != 0 && std::strncmp(level, "expert", 6) != 0) {
+          const int apply = in.Byte() & 1;
+          const size_t sz = in.Byte() % (PENK_ACTION_SIZE + 1);
+          CheckStatus(penk_game_best_action(g, level, apply, buf, sz));
+        }
+        break;
+      }
+      case 8: {
+        if (games.empty()) break;
+        penk_game* g = games[in.Byte() % games.size()];
+        size_t needed = 0;
+        const size_t sz = in.Byte() % 2 ? sizeof buf : in.Byte() * 8;
+        CheckStatus(penk_game_state_json(g, buf, sz, &needed));
+        penk_game_players(g);
+        penk_game_current(g);
+        penk_game_phase(g);
+        penk_game_rerolls_left(g);
+        penk_game_score(g, static_cast<int8_t>(in.Byte()));
+        break;
+      }
+      case 9: {
+        if (games.empty()) break;
+        const size_t i = in.Byte() % games.size();
+        penk_game_destroy(games[i]);
+        games.erase(games.begin() + i);
+        break;
+      }
+      case 10: {
+        penk_level_name(static_cast<int8_t>(in.Byte()));
+        penk_status_name(static_cast<int8_t>(in.Byte()));
+        penk_last_error();
+        break;
+      }
+      case 11: {
+        // Seat the AI levels that need no table, then let them play a while.
+        if (games.empty()) break;
+        penk_game* g = games[in.Byte() % games.size()];
+        const char* levels[] = {"greedy", "random", "bot"};
+        for (int i = in.Byte() % 16; i > 0 && penk_game_phase(g) != PENK_PHASE_OVER; --i)
+          CheckStatus(penk_game_best_action(g, levels[i % 3], 1, buf, sizeof buf));
+        break;
+      }
+    }
+  }
+  for (penk_game* g : games) penk_game_destroy(g);
+  return 0;
+}
