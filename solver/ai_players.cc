@@ -151,12 +151,13 @@ absl::StatusOr<ExpertParams> ParseExpertName(absl::string_view name) {
     if (kv[0] == "lambda") p.lambda = x;
     else if (kv[0] == "sigma" && x > 0) p.sigma = x;
     else if (kv[0] == "horizon") p.horizon = x;
+    else if (kv[0] == "lopp") p.lambda_opp = x;
     else if (kv[0] == "opp") p.opponents = x != 0;
     else if (kv[0] == "final") p.exact_final = x != 0;
     else if (kv[0] == "race") p.race = x != 0;
     else
       return absl::InvalidArgumentError(absl::StrCat(
-          "unknown expert option \"", parts[i], "\"; known: lambda, sigma (>0), horizon, opp, final, race"));
+          "unknown expert option \"", parts[i], "\"; known: lambda, lopp, sigma (>0), horizon, opp, final, race"));
   }
   return p;
 }
@@ -190,10 +191,11 @@ ExpertPlayer::ExpertPlayer(const ExpertParams& params, std::string name)
       scratch_(MarkingCatalog::Get().size()),
       effects_(1024) {}
 
-double ExpertPlayer::Worth(const Sheet& sheet) {
+double ExpertPlayer::Worth(const Sheet& sheet) {  // an opponent's
   const double score = Score(sheet, key_.rules);
-  if (params_.lambda == 0) return score;
-  return score + params_.lambda * (SolitaireValueOfSheet(sheet, key_.rules) - score);
+  const double lambda = params_.lambda_opp < 0 ? params_.lambda : params_.lambda_opp;
+  if (lambda == 0) return score;
+  return score + lambda * (SolitaireValueOfSheet(sheet, key_.rules) - score);
 }
 
 const ExpertPlayer::LinesEffect& ExpertPlayer::Effect(uint32_t rows, uint32_t columns) {
@@ -278,14 +280,18 @@ double ExpertPlayer::Leaf(uint32_t cells, int face) {
   return estimate + kMarginTieBreak * margin / (key_.players - 1);
 }
 
-void ExpertPlayer::Prepare(const Game& game) {
-  Key key;
+ExpertView ExpertView::Of(const Game& game) {
+  ExpertView key;
   key.players = game.players();
   key.me = game.current();
   key.last_round = game.last_round();
   key.turns = game.turns(game.current());
   key.rules = game.rules();
   for (int q = 0; q < game.players(); ++q) key.sheets[q] = game.sheet(q);
+  return key;
+}
+
+void ExpertPlayer::Prepare(const ExpertView& key) {
   if (solved_ && key == key_) return;
   if (!(key.rules == key_.rules)) beat_cache_.clear();
   key_ = key;
@@ -302,26 +308,38 @@ void ExpertPlayer::Prepare(const Game& game) {
   solved_ = true;
 }
 
-double ExpertPlayer::MarkValue(const Game& game, uint32_t cells) {
-  Prepare(game);
+double ExpertPlayer::MarkValue(const ExpertView& view, uint32_t cells) {
+  Prepare(view);
   return Leaf(cells, 0);
 }
 
-double ExpertPlayer::FailValue(const Game& game, int face) {
-  Prepare(game);
+double ExpertPlayer::FailValue(const ExpertView& view, int face) {
+  Prepare(view);
   return Leaf(0, face);
 }
 
-double ExpertPlayer::KeepValue(const Game& game, const Dice& keep) {
-  Prepare(game);
+double ExpertPlayer::KeepValue(const ExpertView& view, const Dice& roll, int rerolls,
+                               const Dice& keep) {
+  Prepare(view);
   const DiceSpace& space = DiceSpace::Get();
-  return turn_->KeepValue(game.rerolls_left(), space.RollIndex(game.dice()),
-                          space.KeepIndex(keep));
+  return turn_->KeepValue(rerolls, space.RollIndex(roll), space.KeepIndex(keep));
+}
+
+double ExpertPlayer::MarkValue(const Game& game, uint32_t cells) {
+  return MarkValue(ExpertView::Of(game), cells);
+}
+
+double ExpertPlayer::FailValue(const Game& game, int face) {
+  return FailValue(ExpertView::Of(game), face);
+}
+
+double ExpertPlayer::KeepValue(const Game& game, const Dice& keep) {
+  return KeepValue(ExpertView::Of(game), game.dice(), game.rerolls_left(), keep);
 }
 
 Action ExpertPlayer::Decide(const Game& game) {
   if (game.players() == 1) return solitaire_.Decide(game);  // solitaire: own score is all
-  Prepare(game);
+  Prepare(ExpertView::Of(game));
   if (game.phase() == Phase::kKeep)
     return Action::Keep(BestKeep(*turn_, game.dice(), game.rerolls_left()));
   const Sheet& sheet = game.sheet(game.current());

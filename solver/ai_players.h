@@ -65,9 +65,14 @@ class OptimalPlayer : public Player {
 // What `expert` takes into account; each part can be switched off to measure
 // what it gains (MakeBot names such as "expert:lambda=0:race=0").
 struct ExpertParams {
-  // Weight of a sheet's solitaire potential (table value minus score) in its
-  // worth: 0 = score only (greedy-like), 1 = full solitaire value (patient).
-  double lambda = 0.35;
+  // Weight of our sheet's solitaire potential (table value minus score) in
+  // its worth: 0 = score only (fast, greedy-like), 1 = full solitaire value
+  // (patient). Measured: any weight above 0 loses games (docs/AI.md).
+  double lambda = 0;
+  // The same weight for the opponents' sheets (negative: = lambda). Their
+  // potential is what our PENKs take from them (R4.2): this is the weight of
+  // denial. Tuned by self-play against greedy (docs/AI.md).
+  double lambda_opp = 0.3;
   // Points per remaining turn: the win-probability estimate is
   // Phi((M_me - M_opp) / (sigma * sqrt(R))), R = max(1, horizon - turns played)
   // an estimate of the turns left to us.
@@ -82,8 +87,8 @@ struct ExpertParams {
   bool race = true;
 };
 
-// Parses "expert" or "expert:key=value:...": keys lambda, sigma, horizon, opp,
-// final, race (0/1 for the switches).
+// Parses "expert" or "expert:key=value:...": keys lambda, lopp (lambda_opp),
+// sigma, horizon, opp, final, race (0/1 for the switches).
 absl::StatusOr<ExpertParams> ParseExpertName(absl::string_view name);
 
 // Probability-like share of the win of a player whose final score is
@@ -97,7 +102,7 @@ double ShareAgainstFinalTurn(const Sheet& sheet, int threshold, const Rules& rul
 // Expert: plays to win. Each turn is a turn expectimax whose leaf estimates
 // the probability of winning after the marking (docs/AI.md):
 //  - worth of a sheet M = score + lambda * (solitaire value - score), from the
-//    exact table of its blocked rows;
+//    exact table of its blocked rows (lambda_opp for the opponents' sheets);
 //  - the margin's scale grows with the square root of the turns left;
 //  - opponents' sheets after our PENKs cross their free cells (R4.2);
 //  - estimate = prod over opponents of Phi((M_me - M_opp) / sigma);
@@ -106,6 +111,18 @@ double ShareAgainstFinalTurn(const Sheet& sheet, int threshold, const Rules& rul
 //    of seats that have finished and one best-response turn for each later
 //    seat (exact with two players).
 // Solitaire (one player): plays like `optimal`.
+// What expert looks at (from a Game, or hand-made by `penk hint`).
+struct ExpertView {
+  std::array<Sheet, kMaxPlayers> sheets{};  // by seat
+  int players = 2;
+  int me = 0;              // seat to move
+  bool last_round = false; // R5.2; seats before `me` have then finished
+  int turns = 0;           // turns `me` has played
+  Rules rules;
+  bool operator==(const ExpertView&) const = default;
+  static ExpertView Of(const Game& game);
+};
+
 class ExpertPlayer : public Player {
  public:
   explicit ExpertPlayer(const ExpertParams& params = ExpertParams{},
@@ -120,22 +137,21 @@ class ExpertPlayer : public Player {
   double FailValue(const Game& game, int face);
   // The value of keeping `keep` now (keep phase), for ranking.
   double KeepValue(const Game& game, const Dice& keep);
+  // The same on a view (multiplayer only): keep from `roll` with `rerolls`
+  // (1-2) left; the whole roll is stopping (R2.2).
+  double MarkValue(const ExpertView& view, uint32_t cells);
+  double FailValue(const ExpertView& view, int face);
+  double KeepValue(const ExpertView& view, const Dice& roll, int rerolls, const Dice& keep);
 
  private:
-  struct Key {
-    std::array<Sheet, kMaxPlayers> sheets{};
-    int players = 0, me = 0, turns = 0;
-    bool last_round = false;
-    Rules rules;
-    bool operator==(const Key&) const = default;
-  };
+  using Key = ExpertView;
   struct LinesEffect {  // opponents after our PENKs on some lines
     bool known = false;
     std::array<Sheet, kMaxPlayers> sheets{};
     std::array<double, kMaxPlayers> worth{};
     bool ends = false;  // some opponent then has two closed columns (R5.2)
   };
-  void Prepare(const Game& game);
+  void Prepare(const ExpertView& view);
   double Leaf(uint32_t cells, int face);
   const LinesEffect& Effect(uint32_t rows, uint32_t columns);
   double Worth(const Sheet& sheet);
