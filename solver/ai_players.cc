@@ -152,12 +152,13 @@ absl::StatusOr<ExpertParams> ParseExpertName(absl::string_view name) {
     else if (kv[0] == "sigma" && x > 0) p.sigma = x;
     else if (kv[0] == "horizon") p.horizon = x;
     else if (kv[0] == "lopp") p.lambda_opp = x;
+    else if (kv[0] == "relative") p.relative = x != 0;
     else if (kv[0] == "opp") p.opponents = x != 0;
     else if (kv[0] == "final") p.exact_final = x != 0;
     else if (kv[0] == "race") p.race = x != 0;
     else
       return absl::InvalidArgumentError(absl::StrCat(
-          "unknown expert option \"", parts[i], "\"; known: lambda, lopp, sigma (>0), horizon, opp, final, race"));
+          "unknown expert option \"", parts[i], "\"; known: lambda, lopp, relative, sigma (>0), horizon, opp, final, race"));
   }
   return p;
 }
@@ -208,7 +209,7 @@ const ExpertPlayer::LinesEffect& ExpertPlayer::Effect(uint32_t rows, uint32_t co
     if (q != key_.me) {
       s.crossed |= s.free() & lines;  // R4.2
       e.ends = e.ends || s.ClosedColumns() >= 2;  // R5.2
-      e.worth[q] = Worth(params_.opponents ? s : key_.sheets[q]);
+      e.worth[q] = Worth(params_.opponents ? s : key_.sheets[q]) - potential_now_[q];
     }
     e.sheets[q] = s;
   }
@@ -301,6 +302,10 @@ void ExpertPlayer::Prepare(const ExpertView& key) {
   my_codes_ = CodesInPlace(mine);
   scale_ = params_.sigma * std::sqrt(std::max(1.0, params_.horizon - key_.turns));
   for (LinesEffect& e : effects_) e.known = false;
+  for (int q = 0; q < key_.players; ++q)
+    potential_now_[q] = params_.relative && q != key_.me
+                            ? Worth(key_.sheets[q]) - Score(key_.sheets[q], key_.rules)
+                            : 0;
   FinalRollValues(
       mine, [&](uint32_t cells) { return Leaf(cells, 0); },
       [&](int face) { return Leaf(0, face); }, scratch_.data(), turn_->roll[0].data());

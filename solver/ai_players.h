@@ -73,6 +73,9 @@ struct ExpertParams {
   // potential is what our PENKs take from them (R4.2): this is the weight of
   // denial. Tuned by self-play against greedy (docs/AI.md).
   double lambda_opp = 0.3;
+  // Count only the change of the opponents' potential by our PENKs (their
+  // potential now is subtracted): the estimate is then 1/2 at 0-0.
+  bool relative = true;
   // Points per remaining turn: the win-probability estimate is
   // Phi((M_me - M_opp) / (sigma * sqrt(R))), R = max(1, horizon - turns played)
   // an estimate of the turns left to us.
@@ -168,6 +171,7 @@ class ExpertPlayer : public Player {
   ColumnCodes my_codes_{};
   double scale_ = 1;  // sigma * sqrt(R) of this turn
   std::vector<LinesEffect> effects_;  // by rows | columns << 5
+  std::array<double, kMaxPlayers> potential_now_{};  // opponents' potential now
   std::unordered_map<uint64_t, double> beat_cache_;
   OptimalPlayer solitaire_;
 };

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <bit>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -22,6 +23,7 @@
 #include <unistd.h>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -31,14 +33,18 @@
 #include "engine/game.h"
 #include "engine/marking.h"
 #include "engine/score.h"
+#include "solver/advisor.h"
+#include "solver/ai_players.h"
 #include "solver/bot.h"
+#include "solver/solitaire_state.h"
+#include "solver/table_cache.h"
 #include "tools/cli_common.h"
 
 namespace penk::cli {
 namespace {
 
-constexpr const char* kSeatNames[] = {"human", "bot", "greedy", "random"};
-constexpr char kAllowedNames[] = "human, bot, greedy, random";
+constexpr const char* kSeatNames[] = {"human", "bot", "greedy", "random", "optimal", "expert"};
+constexpr char kAllowedNames[] = "human, bot, greedy, random, optimal, expert";
 
 struct PlayArgs {
   std::string players, rules;
@@ -58,7 +64,7 @@ std::vector<std::string> ParseSeatList(absl::string_view text) {
     if (name.empty())
       throw UsageError{absl::StrCat("--players: empty entry in \"", text,
                                     "\"; give 1-4 comma-separated names from ", kAllowedNames)};
-    bool known = false;
+    bool known = absl::StartsWith(name, "expert:");  // expert with parameters (docs/AI.md)
     for (const char* n : kSeatNames) known = known || name == n;
     if (!known)
       throw UsageError{absl::StrCat("--players: unknown player \"", name, "\"; allowed: ",
@@ -150,7 +156,66 @@ std::string KeepExample(const Dice& roll) {
   return FormatDice(keep);
 }
 
+// The advisor's ranked options for the decision now: the exact expected final
+// score under optimal solitaire play (solver/advisor.h, the table of the
+// sheet's blocked rows) and, with opponents, expert's estimate of the
+// probability of winning (solver/ai_players.h), ranked by the latter.
+void PrintRankedOptions(const Game& game) {
+  const int p = game.current();
+  const Sheet& sheet = game.sheet(p);
+  constexpr size_t kShown = 12;
+  struct Row {
+    Action action;
+    double expected = std::nan("");
+    double win = std::nan("");
+  };
+  std::vector<Row> rows;
+  for (const Action& a : game.LegalActions()) rows.push_back({a});
+  const int rerolls = game.phase() == Phase::kKeep ? game.rerolls_left() : 0;
+  if (sheet.ClosedColumns() < 2) {
+    absl::StatusOr<SolitairePosition> position = PositionOfSheet(sheet);
+    if (position.ok()) {
+      const SolitaireTable& table = CachedTable(game.rules(), position->blocked_rows);
+      absl::StatusOr<std::vector<RankedAction>> ranked =
+          RankActions(table, sheet, game.dice(), rerolls);
+      if (ranked.ok())
+        for (Row& row : rows)
+          for (const RankedAction& r : *ranked)
+            if (r.action == row.action) row.expected = r.value;
+    }
+  }
+  const bool multi = game.players() > 1;
+  if (multi) {
+    ExpertPlayer expert;
+    for (Row& row : rows) {
+      switch (row.action.kind) {
+        case Action::kKeep: row.win = expert.KeepValue(game, row.action.keep); break;
+        case Action::kMark: row.win = expert.MarkValue(game, row.action.cells); break;
+        case Action::kFail: row.win = expert.FailValue(game, row.action.face); break;
+      }
+    }
+  }
+  std::stable_sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) {
+    const double x = multi ? a.win : a.expected, y = multi ? b.win : b.expected;
+    return (std::isnan(y) && !std::isnan(x)) || x > y;
+  });
+  std::printf("  advisor (best first%s):\n  %-14s %14s%s\n",
+              multi ? "; win: expert's estimate of the probability of winning" : "",
+              rerolls > 0 ? "keep" : "marking", "exp. score",
+              multi ? "      win" : "");
+  for (size_t i = 0; i < rows.size() && i < kShown; ++i) {
+    std::string name = FormatAction(rows[i].action);
+    if (rows[i].action.kind == Action::kKeep && rows[i].action.keep.size() == kDice) name += " (stop)";
+    std::string expected =
+        std::isnan(rows[i].expected) ? "-" : absl::StrFormat("%.3f", rows[i].expected);
+    std::string win = multi ? absl::StrFormat(" %7.1f%%", 100 * std::min(1.0, std::max(0.0, rows[i].win))) : "";
+    std::printf("  %-14s %14s%s\n", name.c_str(), expected.c_str(), win.c_str());
+  }
+  if (rows.size() > kShown) std::printf("  (%zu more)\n", rows.size() - kShown);
+}
+
 void PrintHelp(const Game& game) {
+  PrintRankedOptions(game);
   if (game.phase() == Phase::kKeep) {
     const std::string roll = FormatDice(game.dice());
     std::printf(
@@ -206,7 +271,7 @@ Action HumanTurn(Game& game, const std::vector<Seat>& seats) {
     if (!line) EndOfInput(game, seats);
     if (!isatty(STDIN_FILENO)) std::printf("%s\n", line->c_str());  // a scripted game reads well
     const std::string lower = absl::AsciiStrToLower(*line);
-    if (lower == "?" || lower == "help") {
+    if (lower == "?" || lower == "help") {  // the advisor's ranked options, then the syntax
       PrintHelp(game);
       continue;
     }
@@ -277,6 +342,7 @@ void PrintFinal(const Game& game, const std::vector<Seat>& seats) {
 void RunPlay(const PlayArgs& a, bool seed_given) {
   const std::vector<std::string> names = ParseSeatList(a.players);
   const Rules rules = OrFail(ParseRules(a.rules));
+  UseTableFiles();  // optimal, expert and the advisor (?) use the exact tables
   uint64_t seed = a.seed;
   if (!seed_given)
     seed = static_cast<uint64_t>(
@@ -399,10 +465,10 @@ void RunPlay(const PlayArgs& a, bool seed_given) {
 void RegisterPlay(CLI::App& app) {
   auto args = std::make_shared<PlayArgs>();
   CLI::App* play = app.add_subcommand(
-      "play", "play a game in the terminal: humans (stdin) and built-in bots");
+      "play", "play a game in the terminal: humans (stdin) against AIs (? shows the advisor)");
   play->add_option("--players", args->players,
-                   "1-4 comma-separated players from human, bot (= greedy), greedy, random; "
-                   "e.g. human,bot")
+                   "1-4 comma-separated players from human, bot (= greedy), greedy, random, "
+                   "optimal, expert; e.g. human,expert")
       ->required();
   CLI::Option* seed = play->add_option("--seed", args->seed,
                                        "random seed (default: from the clock; printed first)");
