@@ -1,9 +1,12 @@
 // `penk tables build`, `penk value`, `penk hint`: the solitaire solver.
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 
 #include "absl/strings/str_format.h"
 #include "solver/advisor.h"
+#include "solver/ai_players.h"
 #include "solver/solitaire_state.h"
 #include "tables/table_file.h"
 #include "tables/table_store.h"
@@ -76,7 +79,94 @@ struct HintArgs {
   int rerolls = 2;
   int top = 0;
   bool json = false;
+  // Multiplayer (issue 4): the other sheets in turn order after the player to
+  // move, whether the last round has begun (R5.2), the mover's seat (1-based)
+  // and the turns it has played (-1: estimated from its sheet).
+  std::vector<std::string> opponents;
+  bool last_round = false;
+  int seat = 1;
+  int turns = -1;
 };
+
+// With opponents: expert's estimate of the probability of winning for each
+// ranked action (solver/ai_players.h), the actions re-ranked by it.
+std::vector<double> ExpertEstimates(const HintArgs& a, const Sheet& sheet, const Dice& roll,
+                                    const Rules& rules, std::vector<RankedAction>& ranked) {
+  ExpertView view;
+  view.players = 1 + static_cast<int>(a.opponents.size());
+  if (view.players > kMaxPlayers)
+    throw UsageError{absl::StrCat("at most ", kMaxPlayers - 1, " --opponent sheets (R1.4)")};
+  if (a.seat < 1 || a.seat > view.players)
+    throw UsageError{absl::StrCat("--seat must be 1..", view.players)};
+  view.me = a.seat - 1;
+  view.rules = rules;
+  view.sheets[view.me] = sheet;
+  bool over = sheet.ClosedColumns() >= 2;
+  for (size_t i = 0; i < a.opponents.size(); ++i) {
+    const Sheet opp = OrFail(ParseSheet(a.opponents[i]));
+    OrFail(PositionOfSheet(opp).status());  // a sheet a game can reach (R3.5, R4.2)
+    view.sheets[(view.me + 1 + static_cast<int>(i)) % view.players] = opp;
+    over = over || opp.ClosedColumns() >= 2;
+  }
+  view.last_round = a.last_round || over;  // R5.2: two closed columns start it
+  // About 2.7 cells are filled per turn in two-player games of expert and greedy.
+  view.turns = a.turns >= 0 ? a.turns
+                            : static_cast<int>(std::lround((25 - sheet.FreeCount()) / 2.7));
+  UseTableFiles();
+  ExpertPlayer expert;
+  std::vector<double> win;
+  for (const RankedAction& r : ranked) {
+    switch (r.action.kind) {
+      case Action::kKeep: win.push_back(expert.KeepValue(view, roll, a.rerolls, r.action.keep)); break;
+      case Action::kMark: win.push_back(expert.MarkValue(view, r.action.cells)); break;
+      case Action::kFail: win.push_back(expert.FailValue(view, r.action.face)); break;
+    }
+    win.back() = std::clamp(win.back(), 0.0, 1.0);  // tie-breakers can leave [0, 1] by 1e-7
+  }
+  std::vector<size_t> order(ranked.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return win[x] > win[y]; });
+  std::vector<RankedAction> r2;
+  std::vector<double> w2;
+  for (size_t i : order) r2.push_back(ranked[i]), w2.push_back(win[i]);
+  ranked = std::move(r2);
+  return w2;
+}
+
+void RunMultiplayerHint(const HintArgs& a, const Sheet& sheet, const Dice& roll,
+                        const Rules& rules, std::vector<RankedAction>& ranked) {
+  const std::vector<double> win = ExpertEstimates(a, sheet, roll, rules, ranked);
+  size_t shown = a.top > 0 ? std::min<size_t>(a.top, ranked.size()) : ranked.size();
+  if (a.json) {
+    std::string s = absl::StrFormat(R"({"sheet":"%s","roll":"%s","rerolls":%d,"opponents":[)",
+                                    FormatSheet(sheet), FormatDice(roll), a.rerolls);
+    for (size_t i = 0; i < a.opponents.size(); ++i)
+      absl::StrAppendFormat(&s, R"(%s"%s")", i ? "," : "", FormatSheet(*ParseSheet(a.opponents[i])));
+    absl::StrAppendFormat(&s, R"(],"last_round":%s,"actions":[)", a.last_round ? "true" : "false");
+    for (size_t i = 0; i < shown; ++i)
+      absl::StrAppendFormat(&s, R"(%s{"action":"%s","win":%.6f,"value":%.6f})", i ? "," : "",
+                            FormatAction(ranked[i].action), win[i], ranked[i].value);
+    std::printf("%s]}\n", s.c_str());
+    return;
+  }
+  std::printf("sheet %s  roll %s  rerolls left %d\n", FormatSheet(sheet).c_str(),
+              FormatDice(roll).c_str(), a.rerolls);
+  for (const std::string& o : a.opponents) std::printf("opponent %s\n", o.c_str());
+  std::printf("ranked by expert's estimate of the probability of winning%s; value: expected "
+              "final score (solitaire-optimal)\n",
+              a.last_round ? " (last round: exact)" : "");
+  const char* what = a.rerolls > 0 ? "keep" : ranked.front().action.kind == Action::kFail
+                                                 ? "failure"
+                                                 : "marking";
+  std::printf("%4s  %-12s %8s %12s\n", "rank", what, "win", "value");
+  for (size_t i = 0; i < shown; ++i) {
+    std::string name = FormatAction(ranked[i].action);
+    if (a.rerolls > 0 && ranked[i].action.keep.size() == kDice) name += " (stop)";
+    std::printf("%4zu  %-12s %7.2f%% %12.6f\n", i + 1, name.c_str(), 100 * win[i],
+                ranked[i].value);
+  }
+  if (shown < ranked.size()) std::printf("(%zu more; --top 0 shows all)\n", ranked.size() - shown);
+}
 
 void RunHint(const HintArgs& a) {
   Sheet sheet = OrFail(ParseSheet(a.sheet));
@@ -84,6 +174,10 @@ void RunHint(const HintArgs& a) {
   Rules rules = OrFail(ParseRules(a.rules));
   SolitaireTable table = TableForSheet(sheet, rules, a.table);
   std::vector<RankedAction> ranked = OrFail(RankActions(table, sheet, roll, a.rerolls));
+  if (!a.opponents.empty()) {
+    RunMultiplayerHint(a, sheet, roll, rules, ranked);
+    return;
+  }
   size_t shown = a.top > 0 ? std::min<size_t>(a.top, ranked.size()) : ranked.size();
   if (a.json) {
     std::string s = absl::StrFormat(R"({"sheet":"%s","roll":"%s","rerolls":%d,"actions":[)",
@@ -147,6 +241,17 @@ void RegisterSolverCommands(CLI::App& app) {
   h->add_flag("--json", hint->json, "one JSON object instead of a table");
   AddRulesOption(h, &hint->rules);
   h->add_option("--table", hint->table, "table file (default: built on first use)");
+  h->add_option("--opponent", hint->opponents,
+                "another player's sheet (repeatable, in turn order after the player to move): "
+                "rank by expert's estimated win probability");
+  h->add_flag("--last-round", hint->last_round,
+              "the last round has begun (R5.2): this is the mover's final turn (exact)");
+  h->add_option("--seat", hint->seat,
+                "with --opponent: the mover's seat 1-4 (seats before it have finished the "
+                "last round)")
+      ->default_val(1);
+  h->add_option("--turn", hint->turns,
+                "with --opponent: turns the mover has played (default: estimated from the sheet)");
   h->callback([hint] { RunHint(*hint); });
 }
 
