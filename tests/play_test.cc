@@ -363,6 +363,28 @@ TEST(playCli, HumanListsOptionsAndQuits) {
   EXPECT_NE(r.out.find("quits"), std::string::npos);
 }
 
+// Issue 4: the AIs as seats, and the advisor behind `?`. These use the exact
+// tables (built on first use beside the binary, ~10 s each, then loaded).
+TEST(playCli, ExpertAndOptimalPlayWholeGames) {
+  Result a = RunPenk("play --players expert,optimal,greedy --seed 11");
+  ASSERT_EQ(a.code, 0) << a.err;
+  EXPECT_NE(a.out.find("player 1 (expert) marks"), std::string::npos);
+  EXPECT_NE(a.out.find("final scores"), std::string::npos);
+  Result b = RunPenk("play --players expert,optimal,greedy --seed 11");
+  EXPECT_EQ(a.out, b.out);
+}
+
+TEST(playCli, QuestionMarkShowsTheAdvisor) {
+  Result solo = RunPenk("play --players human --seed 3", "?\nq\n");
+  EXPECT_EQ(solo.code, 0) << solo.err;
+  EXPECT_NE(solo.out.find("advisor (best first)"), std::string::npos) << solo.out;
+  EXPECT_NE(solo.out.find("exp. score"), std::string::npos);
+  Result duel = RunPenk("play --players human,expert --seed 3", "?\nstop\n?\nq\n");
+  EXPECT_EQ(duel.code, 0) << duel.err;
+  EXPECT_NE(duel.out.find("win: expert's estimate"), std::string::npos) << duel.out;
+  EXPECT_NE(duel.out.find("marking       "), std::string::npos);  // ranked markings too
+}
+
 TEST(playCli, EndOfInputStopsTheGame) {
   Result r = RunPenk("play --players human,bot --seed 3", "");
   EXPECT_EQ(r.code, 1);
@@ -384,7 +406,7 @@ TEST(playCli, BadPlayersExit2WithOneLine) {
   }
   Result r = RunPenk("play --players human,wizard");
   EXPECT_NE(r.err.find("wizard"), std::string::npos);
-  EXPECT_NE(r.err.find("human, bot, greedy, random"), std::string::npos);
+  EXPECT_NE(r.err.find("human, bot, greedy, random, optimal, expert"), std::string::npos);
   Result five = RunPenk("play --players bot,bot,bot,bot,bot");
   EXPECT_NE(five.err.find("1 to 4 players"), std::string::npos) << five.err;
   Result rules = RunPenk("play --players bot --rules line-min=9");

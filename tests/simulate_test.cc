@@ -1,0 +1,127 @@
+// `penk simulate` and solver/simulate.h (issue 4): seat rotation, the
+// statistics, reproducibility, the JSON output.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <regex>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "solver/simulate.h"
+#include "solver/solitaire_dp.h"
+#include "solver/table_cache.h"
+
+namespace penk {
+namespace {
+
+class SimulateTest : public ::testing::Test {
+ protected:
+  // Tables that solve nothing: optimal and expert fall back on the score,
+  // enough to test the tournament machinery quickly.
+  static void SetUpTestSuite() {
+    ClearTableCache();
+    SetTableLoader([](const Rules& rules, uint32_t blocked) -> absl::StatusOr<SolitaireTable> {
+      return SolitaireTable(rules, 0, std::vector<double>(kNumSolitaireStates, std::nan("")),
+                            blocked);
+    });
+  }
+  static void TearDownTestSuite() {
+    ClearTableCache();
+    SetTableLoader(nullptr);
+  }
+};
+
+SimulationOptions Options(std::vector<std::string> players, int64_t games, int threads) {
+  SimulationOptions o;
+  o.players = std::move(players);
+  o.games = games;
+  o.seed = 42;
+  o.threads = threads;
+  return o;
+}
+
+void ExpectSame(const SimulationResult& a, const SimulationResult& b) {
+  ASSERT_EQ(a.players.size(), b.players.size());
+  for (size_t i = 0; i < a.players.size(); ++i) {
+    EXPECT_EQ(a.players[i].win_rate, b.players[i].win_rate);
+    EXPECT_EQ(a.players[i].mean_score, b.players[i].mean_score);
+    EXPECT_EQ(a.players[i].sd_score, b.players[i].sd_score);
+    EXPECT_EQ(a.players[i].mean_turns, b.players[i].mean_turns);
+  }
+}
+
+TEST_F(SimulateTest, SameSeedSameResultWhateverTheThreads) {
+  SimulationResult one = *Simulate(Options({"greedy", "random", "expert"}, 60, 1));
+  SimulationResult again = *Simulate(Options({"greedy", "random", "expert"}, 60, 1));
+  SimulationResult two = *Simulate(Options({"greedy", "random", "expert"}, 60, 2));
+  ExpectSame(one, again);
+  ExpectSame(one, two);
+  SimulationOptions other = Options({"greedy", "random", "expert"}, 60, 1);
+  other.seed = 43;
+  EXPECT_NE(Simulate(other)->players[0].mean_score, one.players[0].mean_score);
+}
+
+TEST_F(SimulateTest, SharesSumToOneAndSeatsRotate) {
+  // Greedy against itself: win shares sum to 1 in every game (R6.4: a tie
+  // counts half for each), and with seats rotated it wins about half.
+  SimulationResult r = *Simulate(Options({"greedy", "greedy"}, 400, 2));
+  EXPECT_NEAR(r.players[0].win_rate + r.players[1].win_rate, 1.0, 1e-12);
+  EXPECT_LT(r.players[0].win_ci_low, 0.5);
+  EXPECT_GT(r.players[0].win_ci_high, 0.5);
+  EXPECT_EQ(r.players[0].mean_turns, r.players[1].mean_turns);  // R5.2: same number of turns
+  EXPECT_GT(r.players[0].sd_score, 0);
+  // Four players.
+  SimulationResult four = *Simulate(Options({"greedy", "random", "greedy", "random"}, 100, 2));
+  double sum = 0;
+  for (const PlayerResult& p : four.players) sum += p.win_rate;
+  EXPECT_LE(sum, 1.0 + 1e-12);  // a three-way tie gives 3 x 1/2
+  EXPECT_GT(four.players[0].win_rate, four.players[1].win_rate);
+}
+
+TEST_F(SimulateTest, SolitaireAndBadInput) {
+  SimulationResult solo = *Simulate(Options({"greedy"}, 50, 1));
+  EXPECT_EQ(solo.players[0].win_rate, 1.0);
+  EXPECT_GT(solo.players[0].mean_score, 0);
+  EXPECT_FALSE(Simulate(Options({"greedy", "wizard"}, 10, 1)).ok());
+  EXPECT_FALSE(Simulate(Options({}, 10, 1)).ok());
+  EXPECT_FALSE(Simulate(Options({"greedy", "greedy", "greedy", "greedy", "greedy"}, 10, 1)).ok());
+  EXPECT_FALSE(Simulate(Options({"greedy"}, 0, 1)).ok());
+}
+
+std::string RunPenk(const std::string& args, int* code) {
+  const std::string cmd = absl::StrCat(PENK_BINARY, " ", args, " 2>/dev/null");
+  FILE* pipe = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
+  const int status = pclose(pipe);
+  *code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return out;
+}
+
+TEST(simulateCli, JsonIsOneObjectInTheGivenOrder) {
+  int code;
+  const std::string out =
+      RunPenk("simulate --players random,greedy --games 40 --seed 3 --threads 2 --json", &code);
+  ASSERT_EQ(code, 0);
+  const std::string num = R"(-?[0-9.]+(e-?[0-9]+)?)";
+  const std::string player = R"(\{"name":"[a-z]+","win_rate":)" + num + R"(,"win_ci95":\[)" + num +
+                             "," + num + R"(\],"mean_score":)" + num + R"(,"sd_score":)" + num +
+                             R"(,"mean_turns":)" + num + R"(\})";
+  EXPECT_TRUE(std::regex_match(out, std::regex(R"(\{"games":40,"players":\[)" + player + "," +
+                                               player + R"(\]\}\n)")))
+      << out;
+  EXPECT_LT(out.find("\"random\""), out.find("\"greedy\""));
+  EXPECT_EQ(out, RunPenk("simulate --players random,greedy --games 40 --seed 3 --threads 2 --json", &code));
+  RunPenk("simulate --players greedy,wizard --games 4", &code);
+  EXPECT_EQ(code, 2);
+  RunPenk("simulate --players greedy --games 0", &code);
+  EXPECT_EQ(code, 2);
+}
+
+}  // namespace
+}  // namespace penk
