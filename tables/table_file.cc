@@ -1,5 +1,7 @@
 #include "tables/table_file.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <exception>
 #include <fstream>
@@ -20,6 +22,10 @@ void serialize(Archive& ar, penk::TableHeader& h, const unsigned int) {
 
 namespace penk {
 
+std::string TableTempPath(const std::string& path) {
+  return absl::StrCat(path, ".tmp.", ::getpid());
+}
+
 uint32_t ValuesChecksum(const std::vector<double>& values) {
   boost::crc_32_type crc;
   crc.process_bytes(values.data(), values.size() * sizeof(double));
@@ -39,7 +45,7 @@ absl::Status WriteTable(const SolitaireTable& table, const std::string& path) {
 
 absl::Status WriteTableFile(const TableHeader& h, const std::vector<double>& values,
                             const std::string& path) {
-  const std::string tmp = path + ".tmp";
+  const std::string tmp = TableTempPath(path);
   try {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) return absl::UnavailableError(absl::StrCat("cannot write table file ", tmp));

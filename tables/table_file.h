@@ -37,6 +37,11 @@ struct TableHeader {
 
 uint32_t ValuesChecksum(const std::vector<double>& values);
 
+// Where WriteTable writes before renaming into `path`: per process, so that
+// processes building the same table at once (parallel tests, two commands)
+// never write into each other's file; the last rename wins, whole.
+std::string TableTempPath(const std::string& path);
+
 // Writes any header with the values; WriteTable is this with the right header.
 // Tests use it to make files with a wrong version, count or checksum.
 absl::Status WriteTableFile(const TableHeader& header, const std::vector<double>& values,

@@ -60,7 +60,7 @@ TEST_F(TableFileTest, RoundTripKeepsEverything) {
   EXPECT_EQ(back->max_free(), 5);
   EXPECT_EQ(back->rules(), Rules{});
   EXPECT_TRUE(SameValues(back->values(), table_->values()));
-  EXPECT_FALSE(std::filesystem::exists(path_ + ".tmp"));
+  EXPECT_FALSE(std::filesystem::exists(TableTempPath(path_)));
 }
 
 TEST_F(TableFileTest, MissingFileIsRefused) {
@@ -136,7 +136,7 @@ TEST_F(TableFileTest, FailedWriteLeavesTheOldTable) {
   ASSERT_TRUE(WriteTable(*table_, path_).ok());
   const std::string before = Slurp(path_);
   // The temporary file cannot be created: a directory stands in its place.
-  std::filesystem::create_directory(path_ + ".tmp");
+  std::filesystem::create_directory(TableTempPath(path_));
   EXPECT_FALSE(WriteTable(*table_, path_).ok());
   EXPECT_EQ(Slurp(path_), before);
 }
