@@ -99,6 +99,18 @@ int penk_hint_json(penk_context* ctx, const char* sheet, const char* roll, int r
                    const char* rules, const char* table, char* buf, size_t size,
                    size_t* needed);
 
+/* Multiplayer hint, as `penk hint --json --opponent ...`: `opponents` are
+ * the other players' sheets in turn order after the mover, separated by
+ * commas (NULL or "": none, then this is penk_hint_json); the actions are
+ * ranked by expert's estimated probability of winning ("win") beside the
+ * expected score. seat: the mover's seat 1..players; turns: turns the mover
+ * has played, -1 to estimate it from the sheet. Uses the exact tables of the
+ * sheets' blocked rows (loaded from the context's folder, or built). */
+int penk_hint_multi_json(penk_context* ctx, const char* sheet, const char* roll, int rerolls,
+                         const char* rules, const char* table, const char* opponents,
+                         int last_round, int seat, int turns, char* buf, size_t size,
+                         size_t* needed);
+
 /* --- Games. --- */
 /* players: comma-separated seats, each "human" or an AI level, e.g.
  * "human,greedy" (1 to 4). rules: NULL or e.g. "line-min=3,penk-lines=all". */

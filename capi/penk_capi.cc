@@ -168,26 +168,51 @@ int penk_hint(penk_context* ctx, const char* sheet, const char* roll, int reroll
   });
 }
 
-int penk_hint_json(penk_context* ctx, const char* sheet, const char* roll, int rerolls,
-                   const char* rules, const char* table, char* buf, size_t size,
-                   size_t* needed) {
+int penk_hint_multi_json(penk_context* ctx, const char* sheet, const char* roll, int rerolls,
+                         const char* rules, const char* table, const char* opponents,
+                         int last_round, int seat, int turns, char* buf, size_t size,
+                         size_t* needed) {
   return Guard([&] {
     Require(ctx, "ctx");
     Require(roll, "roll");
     penk::Sheet s = penk::engine::SheetOrThrow(Opt(sheet, "...../...../...../...../....."));
     penk::Dice d = penk::engine::RollOrThrow(roll);
     penk::Rules r = penk::engine::RulesOrThrow(Opt(rules));
+    std::vector<penk::Sheet> opp;
+    if (opponents && *opponents)
+      for (absl::string_view o : absl::StrSplit(opponents, ','))
+        opp.push_back(penk::engine::SheetOrThrow(o));
+    if (opp.size() > 3) Fail(ErrorCode::kBadField, "at most 3 opponents (R1.4)");
+    if (turns < -1) Fail(ErrorCode::kBadField, "turns must be >= 0, or -1 to estimate");
     std::vector<penk::RankedAction> ranked = ctx->session->Hint(s, d, rerolls, r, Opt(table));
+    std::vector<double> win;
+    if (!opp.empty())
+      win = ctx->session->RankForWin(s, d, rerolls, r, opp, last_round != 0, seat, turns, ranked);
     nlohmann::ordered_json actions = nlohmann::ordered_json::array();
-    for (const penk::RankedAction& a : ranked)
-      actions.push_back({{"action", penk::FormatAction(a.action)},
-                         {"value", penk::engine::RoundValue(a.value)}});
-    nlohmann::ordered_json out = {{"sheet", penk::FormatSheet(s)},
-                          {"roll", penk::FormatDice(d)},
-                          {"rerolls", rerolls},
-                          {"actions", actions}};
+    for (size_t i = 0; i < ranked.size(); ++i) {
+      nlohmann::ordered_json a = {{"action", penk::FormatAction(ranked[i].action)}};
+      if (!win.empty()) a["win"] = penk::engine::RoundValue(win[i]);
+      a["value"] = penk::engine::RoundValue(ranked[i].value);
+      actions.push_back(a);
+    }
+    nlohmann::ordered_json out = {
+        {"sheet", penk::FormatSheet(s)}, {"roll", penk::FormatDice(d)}, {"rerolls", rerolls}};
+    if (!opp.empty()) {
+      nlohmann::ordered_json o = nlohmann::ordered_json::array();
+      for (const penk::Sheet& x : opp) o.push_back(penk::FormatSheet(x));
+      out["opponents"] = o;
+      out["last_round"] = last_round != 0;
+    }
+    out["actions"] = actions;
     CopyOut(out.dump(), buf, size, needed);
   });
+}
+
+int penk_hint_json(penk_context* ctx, const char* sheet, const char* roll, int rerolls,
+                   const char* rules, const char* table, char* buf, size_t size,
+                   size_t* needed) {
+  return penk_hint_multi_json(ctx, sheet, roll, rerolls, rules, table, nullptr, 0, 1, -1, buf,
+                              size, needed);
 }
 
 int penk_game_create(penk_context* ctx, const char* players, const char* rules, uint64_t seed,

@@ -112,7 +112,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const int rerolls = in.Byte() % 3;
         size_t needed = 0;
         const size_t sz = in.Byte() % 2 ? sizeof buf : in.Byte();
-        CheckStatus(penk_hint_json(ctx, sheet, roll, rerolls, nullptr, table, buf, sz, &needed));
+        const uint8_t mode = in.Byte();
+        if (mode & 1) {
+          CheckStatus(penk_hint_json(ctx, sheet, roll, rerolls, nullptr, table, buf, sz, &needed));
+        } else {
+          // No opponents here: they would need exact tables of any blocked rows.
+          CheckStatus(penk_hint_multi_json(ctx, sheet, roll, rerolls, nullptr, table,
+                                           mode & 2 ? "" : nullptr, mode & 4, mode >> 4,
+                                           static_cast<int8_t>(in.Byte()), buf, sz, &needed));
+        }
         break;
       }
       case 3: {

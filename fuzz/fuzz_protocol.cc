@@ -34,6 +34,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   o.levels = {"bot", "greedy", "random"};
   o.max_games = 8;
   o.deterministic_seeds = true;
+  o.expert_hints = false;  // they could need tables of any blocked rows
   session = new penk::engine::Session(o);
   return 0;
 }

@@ -41,6 +41,16 @@ std::string RunPenk(const std::string& args) {
   return out;
 }
 
+std::string RunPenk(const std::string& env, const std::string& args) {
+  std::string out;
+  FILE* p = popen((env + " " + PENK_BINARY + " " + args + " 2>/dev/null").c_str(), "r");
+  char buf[4096];
+  size_t n;
+  while (p && (n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  if (p) pclose(p);
+  return out;
+}
+
 class CApi : public testing::Test {
  protected:
   void SetUp() override {
@@ -251,6 +261,54 @@ TEST_F(CApi, GameCreateErrorsAndContextLifetime) {
   char action[PENK_ACTION_SIZE];
   EXPECT_EQ(penk_game_best_action(g, nullptr, 1, action, sizeof action), PENK_OK);
   penk_game_destroy(g);
+}
+
+TEST(CApiMultiplayer, HintMultiJsonMatchesPenkHintOpponent) {
+  // A table folder with the small table under the default name serves both
+  // the context (hints and expert's tables) and the CLI (PENK_TABLE_DIR).
+  const std::string dir = testing::TempDir() + "penk_capi_test_mp";
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy_file(SmallTable(), dir + "/solitaire_line-min=3_penk-lines=all.penktable",
+                             std::filesystem::copy_options::overwrite_existing);
+  penk_context* ctx = nullptr;
+  ASSERT_EQ(penk_context_create(dir.c_str(), &ctx), PENK_OK);
+  ASSERT_EQ(penk_context_set_build(ctx, 0), PENK_OK);
+  const char* opponent = "o.ooo/oo.oo/ooo.o/oooo./ooo.o";
+  std::vector<char> buf(1 << 16);
+  size_t needed = 0;
+  ASSERT_EQ(penk_hint_multi_json(ctx, kSmallSheet, "12345J", 1, nullptr, nullptr, opponent, 0, 1,
+                                 -1, buf.data(), buf.size(), &needed),
+            PENK_OK)
+      << penk_last_error();
+  json cli = json::parse(RunPenk("PENK_TABLE_DIR=" + dir, std::string("hint --json --sheet ") +
+                                                             kSmallSheet + " --roll 12345J --rerolls 1 --opponent " +
+                                                             opponent));
+  EXPECT_EQ(json::parse(buf.data()), cli);
+  // No opponents: the solitaire answer, as penk_hint_json.
+  std::vector<char> solo(1 << 16);
+  ASSERT_EQ(penk_hint_multi_json(ctx, kSmallSheet, "12345J", 1, nullptr, nullptr, "", 0, 1, -1,
+                                 buf.data(), buf.size(), nullptr),
+            PENK_OK);
+  ASSERT_EQ(penk_hint_json(ctx, kSmallSheet, "12345J", 1, nullptr, nullptr, solo.data(),
+                           solo.size(), nullptr),
+            PENK_OK);
+  EXPECT_STREQ(buf.data(), solo.data());
+  // Errors.
+  EXPECT_EQ(penk_hint_multi_json(ctx, kSmallSheet, "12345J", 1, nullptr, nullptr, "bad", 0, 1, -1,
+                                 buf.data(), buf.size(), nullptr),
+            PENK_E_BAD_POSITION);
+  EXPECT_EQ(penk_hint_multi_json(ctx, kSmallSheet, "12345J", 1, nullptr, nullptr, opponent, 0, 3,
+                                 -1, buf.data(), buf.size(), nullptr),
+            PENK_E_BAD_ARGUMENT);
+  EXPECT_EQ(penk_hint_multi_json(ctx, kSmallSheet, "12345J", 1, nullptr, nullptr, opponent, 0, 1,
+                                 -5, buf.data(), buf.size(), nullptr),
+            PENK_E_BAD_ARGUMENT);
+  std::string four = std::string(opponent) + "," + opponent + "," + opponent + "," + opponent;
+  EXPECT_EQ(penk_hint_multi_json(ctx, kSmallSheet, "12345J", 1, nullptr, nullptr, four.c_str(), 0,
+                                 1, -1, buf.data(), buf.size(), nullptr),
+            PENK_E_BAD_ARGUMENT);
+  penk_context_destroy(ctx);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

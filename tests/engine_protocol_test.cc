@@ -58,9 +58,9 @@ std::string ErrorOf(const json& reply) {
 }
 
 // Runs the penk binary and returns its stdout.
-std::string RunPenk(const std::string& args) {
+std::string RunPenk(const std::string& args, const std::string& env = "") {
   std::string out;
-  FILE* p = popen((std::string(PENK_BINARY) + " " + args + " 2>/dev/null").c_str(), "r");
+  FILE* p = popen((env + " " + PENK_BINARY + " " + args + " 2>/dev/null").c_str(), "r");
   if (!p) return out;
   char buf[4096];
   size_t n;
@@ -388,10 +388,60 @@ TEST_F(EngineTables, HintEqualsPenkHintJson) {
                        {"rerolls", 0}, {"table", table}});
   ASSERT_TRUE(fail.contains("result")) << fail;
   EXPECT_EQ(fail["result"]["actions"][0]["action"].get<std::string>().substr(0, 5), "fail:");
-  // Opponents are checked, then ignored: the solitaire ranking.
-  json opp = Hint(s, {{"sheet", kSmallSheet}, {"roll", "12345J"}, {"table", table},
-                      {"opponents", {kEmptySheet}}, {"last_round", true}});
-  EXPECT_EQ(opp["result"]["actions"], all["result"]["actions"]);
+}
+
+TEST_F(EngineTables, HintWithOpponentsEqualsPenkHintOpponent) {
+  // Multiplayer hint (issue 4's `penk hint --opponent`): ranked by expert's
+  // estimated win probability. Expert's tables come through the table cache
+  // from a table folder holding the small table under the default name, for
+  // the engine (InstallAiTableLoader) and the CLI (PENK_TABLE_DIR) alike.
+  const std::string dir = testing::TempDir() + "penk_engine_test_mp_" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  const std::string name = std::filesystem::path(DefaultTablePath(Rules{}, 0)).filename().string();
+  std::filesystem::copy_file(SmallTable(), dir + "/" + name,
+                             std::filesystem::copy_options::overwrite_existing);
+  SessionOptions o;
+  o.table_dir = dir;
+  o.allow_build = false;
+  InstallAiTableLoader(o);
+  Session s(o);
+  const char* opponent = "o.ooo/oo.oo/ooo.o/oooo./ooo.o";
+  for (int rerolls : {1, 0}) {
+    for (bool last_round : {false, true}) {
+      json r = Hint(s, {{"sheet", kSmallSheet}, {"roll", "12345J"}, {"rerolls", rerolls},
+                        {"opponents", {opponent}}, {"last_round", last_round}});
+      ASSERT_TRUE(r.contains("result")) << r;
+      json cli = json::parse(RunPenk(std::string("hint --json --sheet ") + kSmallSheet +
+                                         " --roll 12345J --rerolls " + std::to_string(rerolls) +
+                                         " --opponent " + opponent +
+                                         (last_round ? " --last-round" : ""),
+                                     "PENK_TABLE_DIR=" + dir));
+      EXPECT_EQ(r["result"], cli) << rerolls << " " << last_round;
+      EXPECT_TRUE(r["result"]["actions"][0].contains("win"));
+    }
+  }
+  // seat and turns are passed on as --seat and --turn.
+  json r = Hint(s, {{"sheet", kSmallSheet}, {"roll", "3335JJ"}, {"rerolls", 2},
+                    {"opponents", {opponent, opponent}}, {"seat", 2}, {"turns", 5}, {"top", 5}});
+  ASSERT_TRUE(r.contains("result")) << r;
+  json cli = json::parse(RunPenk(std::string("hint --json --sheet ") + kSmallSheet +
+                                     " --roll 3335JJ --opponent " + opponent + " --opponent " +
+                                     opponent + " --seat 2 --turn 5 --top 5",
+                                 "PENK_TABLE_DIR=" + dir));
+  EXPECT_EQ(r["result"], cli);
+  // Errors of the multiplayer fields.
+  auto code = [&](json f) {
+    f["sheet"] = kSmallSheet;
+    f["roll"] = "12345J";
+    return ErrorOf(Hint(s, f));
+  };
+  EXPECT_EQ(code({{"opponents", {opponent}}, {"seat", 3}}), "bad_field");
+  EXPECT_EQ(code({{"opponents", {opponent}}, {"seat", 0}}), "bad_field");
+  EXPECT_EQ(code({{"opponents", {opponent}}, {"turns", -2}}), "bad_field");
+  EXPECT_EQ(code({{"opponents", {opponent}}, {"turns", "5"}}), "bad_field");
+  EXPECT_EQ(code({{"opponents", {"x..../...../...../...../....."}}}), "bad_position");
+  InstallAiTableLoader(SessionOptions{});
+  std::filesystem::remove_all(dir);
 }
 
 TEST_F(EngineTables, HintErrors) {

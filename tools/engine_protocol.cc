@@ -16,6 +16,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "solver/ai_players.h"
 #include "solver/bot.h"
 #include "solver/solitaire_state.h"
 #include "solver/table_cache.h"
@@ -187,6 +188,52 @@ double Session::Value(const Sheet& sheet, const Rules& rules, const std::string&
     Fail(code, std::string(v.status().message()));
   }
   return *v;
+}
+
+std::vector<double> Session::RankForWin(const Sheet& sheet, const Dice& roll, int rerolls,
+                                        const Rules& rules, const std::vector<Sheet>& opponents,
+                                        bool last_round, int seat, int turns,
+                                        std::vector<RankedAction>& ranked) {
+  // The same computation as `penk hint --opponent` (tools/cmd_solver.cc,
+  // ExpertEstimates); tests/engine_protocol_test.cc checks they agree.
+  if (!options_.expert_hints)
+    Fail(ErrorCode::kBadField, "hints with opponents are off in this session");
+  ExpertView view;
+  view.players = 1 + static_cast<int>(opponents.size());
+  if (view.players > kMaxPlayers)
+    Fail(ErrorCode::kBadField, absl::StrCat("at most ", kMaxPlayers - 1, " opponents (R1.4)"));
+  if (seat < 1 || seat > view.players)
+    Fail(ErrorCode::kBadField, absl::StrCat("seat must be 1..", view.players));
+  view.me = seat - 1;
+  view.rules = rules;
+  view.sheets[view.me] = sheet;
+  bool over = sheet.ClosedColumns() >= 2;
+  for (size_t i = 0; i < opponents.size(); ++i) {
+    absl::StatusOr<SolitairePosition> position = PositionOfSheet(opponents[i]);
+    if (!position.ok()) Fail(ErrorCode::kBadPosition, std::string(position.status().message()));
+    view.sheets[(view.me + 1 + static_cast<int>(i)) % view.players] = opponents[i];
+    over = over || opponents[i].ClosedColumns() >= 2;
+  }
+  view.last_round = last_round || over;  // R5.2: two closed columns start it
+  view.turns = turns >= 0 ? turns : static_cast<int>(std::lround((25 - sheet.FreeCount()) / 2.7));
+  ExpertPlayer expert;
+  std::vector<double> win;
+  for (const RankedAction& r : ranked) {
+    switch (r.action.kind) {
+      case Action::kKeep: win.push_back(expert.KeepValue(view, roll, rerolls, r.action.keep)); break;
+      case Action::kMark: win.push_back(expert.MarkValue(view, r.action.cells)); break;
+      case Action::kFail: win.push_back(expert.FailValue(view, r.action.face)); break;
+    }
+    win.back() = std::clamp(win.back(), 0.0, 1.0);
+  }
+  std::vector<size_t> order(ranked.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return win[x] > win[y]; });
+  std::vector<RankedAction> r2;
+  std::vector<double> w2;
+  for (size_t i : order) r2.push_back(ranked[i]), w2.push_back(win[i]);
+  ranked = std::move(r2);
+  return w2;
 }
 
 GameSession Session::NewGame(const std::vector<std::string>& seats, const Rules& rules,
@@ -482,21 +529,34 @@ json CmdHint(Session& s, const Request& r) {
   const int rerolls = static_cast<int>(r.Int("rerolls", 0, 2, 2));
   const int64_t top = r.Int("top", 0, INT32_MAX, 0);
   Rules rules = RulesOrThrow(r.String("rules", ""));
-  std::vector<std::string> opponents = r.StringList("opponents", false);
+  std::vector<Sheet> opponents;
+  for (const std::string& o : r.StringList("opponents", false)) opponents.push_back(SheetOrThrow(o));
   if (opponents.size() > static_cast<size_t>(kMaxPlayers - 1))
     Fail(ErrorCode::kBadField, absl::StrCat("at most 3 opponents (R1.4); got ", opponents.size()));
-  for (const std::string& o : opponents) SheetOrThrow(o);  // checked; see docs/PROTOCOL.md
-  r.Bool("last_round", false);
+  const bool last_round = r.Bool("last_round", false);
+  const int seat = static_cast<int>(r.Int("seat", 1, kMaxPlayers, 1));
+  const int turns = static_cast<int>(r.Int("turns", 0, 1000, -1));  // -1: estimated
   std::vector<RankedAction> ranked = s.Hint(sheet, roll, rerolls, rules, r.String("table", ""));
+  std::vector<double> win;
+  if (!opponents.empty())
+    win = s.RankForWin(sheet, roll, rerolls, rules, opponents, last_round, seat, turns, ranked);
   size_t shown = top > 0 ? std::min<size_t>(top, ranked.size()) : ranked.size();
   json actions = json::array();
-  for (size_t i = 0; i < shown; ++i)
-    actions.push_back(
-        {{"action", FormatAction(ranked[i].action)}, {"value", RoundValue(ranked[i].value)}});
-  return {{"sheet", FormatSheet(sheet)},
-          {"roll", FormatDice(roll)},
-          {"rerolls", rerolls},
-          {"actions", actions}};
+  for (size_t i = 0; i < shown; ++i) {
+    json a = {{"action", FormatAction(ranked[i].action)}};
+    if (!win.empty()) a["win"] = RoundValue(win[i]);
+    a["value"] = RoundValue(ranked[i].value);
+    actions.push_back(a);
+  }
+  json out = {{"sheet", FormatSheet(sheet)}, {"roll", FormatDice(roll)}, {"rerolls", rerolls}};
+  if (!opponents.empty()) {
+    json opp = json::array();
+    for (const Sheet& o : opponents) opp.push_back(FormatSheet(o));
+    out["opponents"] = opp;
+    out["last_round"] = last_round;
+  }
+  out["actions"] = actions;
+  return out;
 }
 
 json CmdValue(Session& s, const Request& r) {

@@ -71,6 +71,9 @@ struct SessionOptions {
   size_t max_games = 256;
   // new_game without "seed": seed 0 instead of a random seed (fuzzing).
   bool deterministic_seeds = false;
+  // Whether hints with opponents (expert's win estimates) are served: they
+  // may need exact tables of any blocked rows (fuzzers turn them off).
+  bool expert_hints = true;
 };
 
 // A game with its seats: "human" or an AI level per seat, and the AI
@@ -97,6 +100,15 @@ class Session {
   std::vector<RankedAction> Hint(const Sheet& sheet, const Dice& roll, int rerolls,
                                  const Rules& rules, const std::string& table_path);
   double Value(const Sheet& sheet, const Rules& rules, const std::string& table_path);
+  // Multiplayer hint (as `penk hint --opponent`): re-ranks `ranked` (from
+  // Hint) by expert's estimated probability of winning and returns those
+  // estimates in the new order. `opponents` are the other sheets in turn order
+  // after the mover, `seat` the mover's seat (1-based), `turns` the turns the
+  // mover has played (-1: estimated from its sheet).
+  std::vector<double> RankForWin(const Sheet& sheet, const Dice& roll, int rerolls,
+                                 const Rules& rules, const std::vector<Sheet>& opponents,
+                                 bool last_round, int seat, int turns,
+                                 std::vector<RankedAction>& ranked);
 
   // A new game: 1-4 seats, each "human" or an AI level.
   GameSession NewGame(const std::vector<std::string>& seats, const Rules& rules, uint64_t seed);
