@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   penk::cli::RegisterSolverCommands(app);
   penk::cli::RegisterSimulate(app);
   penk::cli::RegisterEngine(app);
+  penk::cli::RegisterAnalysisCommands(app);
   // CLI11 would only say "a subcommand is required"; name the unknown word.
   const std::vector<CLI::App*> commands =
       app.get_subcommands([](CLI::App*) { return true; });
