@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
@@ -160,6 +161,7 @@ struct Transition {
 struct PositionResult {
   std::vector<Transition> next;
   double failure = 0;  // probability that the turn is a failure (R3.5)
+  double multi = 0;    // probability that it circles more than one cell
 };
 
 // One thread's policy and scratch space.
@@ -187,6 +189,7 @@ struct Worker {
     }
     out.next.clear();
     out.failure = 0;
+    out.multi = 0;
     for (int slot : order) {
       const double p = action_mass[slot];
       action_mass[slot] = 0;
@@ -194,6 +197,7 @@ struct Worker {
                              ? CodesAfterMarking(codes, catalog.cells(slot), blocked_rows)
                              : CodesAfterFailure(codes, slot - catalog.size());
       if (slot >= catalog.size()) out.failure += p;
+      else if (std::popcount(catalog.cells(slot)) > 1) out.multi += p;
       SortCodes(next);
       if (CodeClosed(next[3]))  // two closed columns: the game is over (R5.2)
         out.next.push_back({-(ScoreOfCodes(next, rules) + 1), 0, p});
@@ -316,6 +320,7 @@ absl::StatusOr<ScoreDistribution> PropagateScores(const Sheet& sheet, const Rule
     ++dist.positions;
     dist.turn_at[free] += m;
     dist.failure_at[free] += m * res.failure;
+    dist.multi_at[free] += m * res.multi;
     for (const Transition& t : res.next) {
       if (t.dest < 0) {
         dist.pmf[-t.dest - 1] += m * t.p;

@@ -83,9 +83,10 @@ struct ScoreDistribution {
   // pmf[s]: probability that the final score is s (R6).
   std::array<double, kMaxScore + 1> pmf{};
   // By free cells f at the start of a turn (index f = 0..25): the probability
-  // that some turn starts with f free cells, and that such a turn is a failure
-  // (R3.5). Their sums are the expected numbers of turns and of failures.
-  std::array<double, kRows * kColumns + 1> turn_at{}, failure_at{};
+  // that some turn starts with f free cells, that such a turn is a failure
+  // (R3.5), and that it circles two or three cells at once (R3.3). Their sums
+  // are the expected numbers of turns, of failures and of multi-cell turns.
+  std::array<double, kRows * kColumns + 1> turn_at{}, failure_at{}, multi_at{};
   int64_t positions = 0;  // live positions visited
 
   double Total() const;

@@ -112,6 +112,7 @@ std::string ScoreSvg(const ScoreDistribution& d, const std::string& title,
   // A y grid step of 0.5%, 1% or 2% of probability.
   double step = max_p > 0.04 ? 0.01 : 0.005;
   if (max_p > 0.1) step = 0.02;
+  if (max_p > 0.25) step = 0.05;
   const double y_max = std::ceil(max_p / step + 1e-9) * step;
   const double W = 860, H = 440, left = 60, right = 20, top = 50, bottom = 60;
   const double pw = W - left - right, ph = H - top - bottom;
@@ -263,6 +264,12 @@ void RunDistribution(const DistributionArgs& a) {
                 FormatRules(rules).c_str(), a.policy.c_str());
     std::printf("positions visited: %lld\n", static_cast<long long>(d.positions));
     std::printf("total probability: %.12f\n", d.Total());
+    int mode = 0;
+    for (int x = 0; x <= kMaxScore; ++x) mode = d.pmf[x] > d.pmf[mode] ? x : mode;
+    int top = 0;
+    for (int x = 0; x <= kMaxScore; ++x) top = d.pmf[x] > 0 ? x : top;
+    std::printf("most likely score: %d (%.6f); highest possible: %d (%.3g)\n", mode, d.pmf[mode],
+                top, d.pmf[top]);
     std::printf("mean: %.6f\n", d.Mean());
     if (table && !greedy) std::printf("value (table): %.6f\n", OrFail(table->Value(sheet)));
     std::printf("sd: %.6f\n", d.StdDev());
@@ -344,19 +351,24 @@ void RunStats(const StatsArgs& a) {
   // The first decision of the turn.
   if (sheet.ClosedColumns() < 2) {
     StrategyTable first = OrFail(MakeStrategyTable(table, sheet, kRerolls));
-    double stop = 0, by_size[kDice + 1] = {}, by_group[6] = {};
+    double stop = 0, by_size[kDice + 1] = {}, by_group[6] = {}, jolly = 0, jolly_kept = 0,
+           tie = 0;
     for (const StrategyRow& row : first.rows) {
       const Dice& keep = row.best.action.keep;
       if (keep.size() == kDice) stop += row.probability;
       else by_size[keep.size()] += row.probability;
       by_group[LargestGroup(keep)] += row.probability;
+      if (row.roll.count[kJolly] > 0) jolly += row.probability;
+      if (keep.count[kJolly] > 0) jolly_kept += row.probability;
+      if (row.second && row.Margin() == 0) tie += row.probability;
     }
     std::printf("\nfirst roll of the turn, optimal keep (probability over the 462 rolls):\n");
     std::printf("  stop at once: %.4f\n", stop);
     for (int n = 0; n < kDice; ++n) std::printf("  keep %d dice: %.4f\n", n, by_size[n]);
     std::printf("  largest group the kept dice form (n of a face + J):");
     for (int g = 0; g <= 5; ++g) std::printf(" %d:%.4f", g, by_group[g]);
-    std::printf("\n");
+    std::printf("\n  the roll shows a J: %.4f; the best keep keeps a J: %.4f\n", jolly, jolly_kept);
+    std::printf("  the best keep ties with another (margin 0): %.4f\n", tie);
   }
 
   std::optional<SolitaireTable> loaded = std::move(table);
@@ -364,10 +376,15 @@ void RunStats(const StatsArgs& a) {
   std::printf("\n%s play, exact (forward propagation): mean %.4f, expected turns %.4f, "
               "expected failure turns %.4f\n",
               greedy ? "greedy" : "optimal", d.Mean(), d.ExpectedTurns(), d.ExpectedFailures());
-  std::printf("%10s %14s %20s\n", "free cells", "P(turn)", "P(failure | turn)");
+  double multi = 0;
+  for (double p : d.multi_at) multi += p;
+  std::printf("expected turns circling 2 or 3 cells at once: %.4f\n", multi);
+  std::printf("%10s %12s %19s %21s\n", "free cells", "P(turn)", "P(failure | turn)",
+              "P(2+ cells | turn)");
   for (int f = kRows * kColumns; f >= 0; --f)
     if (d.turn_at[f] > 0)
-      std::printf("%10d %14.6f %20.6f\n", f, d.turn_at[f], d.failure_at[f] / d.turn_at[f]);
+      std::printf("%10d %12.6f %19.6f %21.6f\n", f, d.turn_at[f], d.failure_at[f] / d.turn_at[f],
+                  d.multi_at[f] / d.turn_at[f]);
 }
 
 }  // namespace
