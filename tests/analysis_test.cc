@@ -7,6 +7,7 @@
 // every decision, no keep lattice, no canonical positions); and its policy's
 // choices are RankActions' (penk hint) and GreedyBot's, decision by decision.
 // The CLI part runs the real binary on endgame tables (--max-free).
+#include <omp.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -241,14 +242,33 @@ TEST_F(AnalysisTest, DistributionSumsToOneAndItsMeanIsTheValue) {
 TEST_F(AnalysisTest, DistributionEqualsBruteForce) {
   BruteDistribution brute(*table_);
   Rng rng(47);
-  for (int i = 0; i < 4; ++i) {
-    Sheet s = RandomSheet(rng, 4 + i % 2, i % 2 == 1);
+  size_t scores = 0;
+  for (int i = 0; i < 8; ++i) {
+    Sheet s = RandomSheet(rng, 4 + i % 3, i % 2 == 1);
     SCOPED_TRACE(FormatSheet(s));
     ScoreDistribution d = *OptimalScoreDistribution(*table_, s);
     std::map<int, double> b = brute.Of(s);
+    scores += b.size();
     for (int score = 0; score <= kMaxScore; ++score)
       EXPECT_NEAR(d.pmf[score], b.count(score) ? b[score] : 0.0, 1e-12) << "score " << score;
   }
+  EXPECT_GT(scores, 30u) << "the positions should have spread-out distributions";
+}
+
+// The parallel part only computes transitions; the sums are taken in one
+// fixed order, so the thread count cannot change a single bit.
+TEST_F(AnalysisTest, DistributionIsTheSameWithAnyThreadCount) {
+  const Sheet s = *ParseSheet("ooooo/o.o.o/.oo.o/oo..o/o.oo.");  // 8 free cells
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  ScoreDistribution one = *OptimalScoreDistribution(*table_, s);
+  omp_set_num_threads(3);
+  ScoreDistribution three = *OptimalScoreDistribution(*table_, s);
+  omp_set_num_threads(threads);
+  EXPECT_EQ(one.pmf, three.pmf);
+  EXPECT_EQ(one.turn_at, three.turn_at);
+  EXPECT_EQ(one.failure_at, three.failure_at);
+  EXPECT_GT(one.positions, 100);
 }
 
 TEST_F(AnalysisTest, FinishedSheetIsItsScore) {

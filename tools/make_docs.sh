@@ -54,7 +54,7 @@ echo "wrote docs/OPENING_BOOK.md ($(wc -c < docs/OPENING_BOOK.md) bytes)"
 
 # ------------------------------------------------- the distribution and STRATEGY.md
 echo
-echo '$ penk distribution --compare greedy --svg docs/score_distribution.svg'
+echo '$ penk distribution --compare greedy --svg docs/score_distribution.svg --at-least 150,170,180,188'
 "$PENK" distribution --sheet "$EMPTY" --compare greedy --svg docs/score_distribution.svg \
   --at-least 150,170,180,188
 echo
