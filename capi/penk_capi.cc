@@ -187,7 +187,7 @@ int penk_hint_multi_json(penk_context* ctx, const char* sheet, const char* roll,
     std::vector<penk::RankedAction> ranked = ctx->session->Hint(s, d, rerolls, r, Opt(table));
     std::vector<double> win;
     if (!opp.empty())
-      win = ctx->session->RankForWin(s, d, rerolls, r, opp, last_round != 0, seat, turns, ranked);
+      win = ctx->session->RankForWinOrFail(s, d, rerolls, r, opp, last_round != 0, seat, turns, ranked);
     nlohmann::ordered_json actions = nlohmann::ordered_json::array();
     for (size_t i = 0; i < ranked.size(); ++i) {
       nlohmann::ordered_json a = {{"action", penk::FormatAction(ranked[i].action)}};

@@ -6,7 +6,7 @@
 
 #include "absl/strings/str_format.h"
 #include "solver/advisor.h"
-#include "solver/ai_players.h"
+#include "solver/win_ranking.h"
 #include "solver/solitaire_state.h"
 #include "tables/table_file.h"
 #include "tables/table_store.h"
@@ -89,48 +89,20 @@ struct HintArgs {
 };
 
 // With opponents: expert's estimate of the probability of winning for each
-// ranked action (solver/ai_players.h), the actions re-ranked by it.
+// ranked action (solver/win_ranking.h), the actions re-ranked by it.
 std::vector<double> ExpertEstimates(const HintArgs& a, const Sheet& sheet, const Dice& roll,
                                     const Rules& rules, std::vector<RankedAction>& ranked) {
-  ExpertView view;
-  view.players = 1 + static_cast<int>(a.opponents.size());
-  if (view.players > kMaxPlayers)
-    throw UsageError{absl::StrCat("at most ", kMaxPlayers - 1, " --opponent sheets (R1.4)")};
-  if (a.seat < 1 || a.seat > view.players)
-    throw UsageError{absl::StrCat("--seat must be 1..", view.players)};
-  view.me = a.seat - 1;
-  view.rules = rules;
-  view.sheets[view.me] = sheet;
-  bool over = sheet.ClosedColumns() >= 2;
-  for (size_t i = 0; i < a.opponents.size(); ++i) {
-    const Sheet opp = OrFail(ParseSheet(a.opponents[i]));
-    OrFail(PositionOfSheet(opp).status());  // a sheet a game can reach (R3.5, R4.2)
-    view.sheets[(view.me + 1 + static_cast<int>(i)) % view.players] = opp;
-    over = over || opp.ClosedColumns() >= 2;
-  }
-  view.last_round = a.last_round || over;  // R5.2: two closed columns start it
-  // About 2.7 cells are filled per turn in two-player games of expert and greedy.
-  view.turns = a.turns >= 0 ? a.turns
-                            : static_cast<int>(std::lround((25 - sheet.FreeCount()) / 2.7));
+  WinQuery query;
+  query.sheet = sheet;
+  for (const std::string& text : a.opponents) query.opponents.push_back(OrFail(ParseSheet(text)));
+  query.rules = rules;
+  query.last_round = a.last_round;
+  query.seat = a.seat;
+  query.turns = a.turns;
   UseTableFiles();
-  ExpertPlayer expert;
   std::vector<double> win;
-  for (const RankedAction& r : ranked) {
-    switch (r.action.kind) {
-      case Action::kKeep: win.push_back(expert.KeepValue(view, roll, a.rerolls, r.action.keep)); break;
-      case Action::kMark: win.push_back(expert.MarkValue(view, r.action.cells)); break;
-      case Action::kFail: win.push_back(expert.FailValue(view, r.action.face)); break;
-    }
-    win.back() = std::clamp(win.back(), 0.0, 1.0);  // tie-breakers can leave [0, 1] by 1e-7
-  }
-  std::vector<size_t> order(ranked.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return win[x] > win[y]; });
-  std::vector<RankedAction> r2;
-  std::vector<double> w2;
-  for (size_t i : order) r2.push_back(ranked[i]), w2.push_back(win[i]);
-  ranked = std::move(r2);
-  return w2;
+  OrFail(RankForWin(query, roll, a.rerolls, ranked, win));
+  return win;
 }
 
 void RunMultiplayerHint(const HintArgs& a, const Sheet& sheet, const Dice& roll,

@@ -16,10 +16,10 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "solver/ai_players.h"
 #include "solver/bot.h"
 #include "solver/solitaire_state.h"
 #include "solver/table_cache.h"
+#include "solver/win_ranking.h"
 #include "tables/table_file.h"
 #include "tables/table_store.h"
 
@@ -190,50 +190,20 @@ double Session::Value(const Sheet& sheet, const Rules& rules, const std::string&
   return *v;
 }
 
-std::vector<double> Session::RankForWin(const Sheet& sheet, const Dice& roll, int rerolls,
+std::vector<double> Session::RankForWinOrFail(const Sheet& sheet, const Dice& roll, int rerolls,
                                         const Rules& rules, const std::vector<Sheet>& opponents,
                                         bool last_round, int seat, int turns,
                                         std::vector<RankedAction>& ranked) {
-  // The same computation as `penk hint --opponent` (tools/cmd_solver.cc,
-  // ExpertEstimates); tests/engine_protocol_test.cc checks they agree.
   if (!options_.expert_hints)
     Fail(ErrorCode::kBadField, "hints with opponents are off in this session");
-  ExpertView view;
-  view.players = 1 + static_cast<int>(opponents.size());
-  if (view.players > kMaxPlayers)
-    Fail(ErrorCode::kBadField, absl::StrCat("at most ", kMaxPlayers - 1, " opponents (R1.4)"));
-  if (seat < 1 || seat > view.players)
-    Fail(ErrorCode::kBadField, absl::StrCat("seat must be 1..", view.players));
-  view.me = seat - 1;
-  view.rules = rules;
-  view.sheets[view.me] = sheet;
-  bool over = sheet.ClosedColumns() >= 2;
-  for (size_t i = 0; i < opponents.size(); ++i) {
-    absl::StatusOr<SolitairePosition> position = PositionOfSheet(opponents[i]);
-    if (!position.ok()) Fail(ErrorCode::kBadPosition, std::string(position.status().message()));
-    view.sheets[(view.me + 1 + static_cast<int>(i)) % view.players] = opponents[i];
-    over = over || opponents[i].ClosedColumns() >= 2;
-  }
-  view.last_round = last_round || over;  // R5.2: two closed columns start it
-  view.turns = turns >= 0 ? turns : static_cast<int>(std::lround((25 - sheet.FreeCount()) / 2.7));
-  ExpertPlayer expert;
+  for (const Sheet& o : opponents)  // bad_position, not bad_field, for an unreachable sheet
+    if (absl::Status st = PositionOfSheet(o).status(); !st.ok())
+      Fail(ErrorCode::kBadPosition, std::string(st.message()));
+  WinQuery query{sheet, opponents, rules, last_round, seat, turns};
   std::vector<double> win;
-  for (const RankedAction& r : ranked) {
-    switch (r.action.kind) {
-      case Action::kKeep: win.push_back(expert.KeepValue(view, roll, rerolls, r.action.keep)); break;
-      case Action::kMark: win.push_back(expert.MarkValue(view, r.action.cells)); break;
-      case Action::kFail: win.push_back(expert.FailValue(view, r.action.face)); break;
-    }
-    win.back() = std::clamp(win.back(), 0.0, 1.0);
-  }
-  std::vector<size_t> order(ranked.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return win[x] > win[y]; });
-  std::vector<RankedAction> r2;
-  std::vector<double> w2;
-  for (size_t i : order) r2.push_back(ranked[i]), w2.push_back(win[i]);
-  ranked = std::move(r2);
-  return w2;
+  if (absl::Status st = RankForWin(query, roll, rerolls, ranked, win); !st.ok())
+    Fail(ErrorCode::kBadField, std::string(st.message()));
+  return win;
 }
 
 GameSession Session::NewGame(const std::vector<std::string>& seats, const Rules& rules,
@@ -539,7 +509,7 @@ json CmdHint(Session& s, const Request& r) {
   std::vector<RankedAction> ranked = s.Hint(sheet, roll, rerolls, rules, r.String("table", ""));
   std::vector<double> win;
   if (!opponents.empty())
-    win = s.RankForWin(sheet, roll, rerolls, rules, opponents, last_round, seat, turns, ranked);
+    win = s.RankForWinOrFail(sheet, roll, rerolls, rules, opponents, last_round, seat, turns, ranked);
   size_t shown = top > 0 ? std::min<size_t>(top, ranked.size()) : ranked.size();
   json actions = json::array();
   for (size_t i = 0; i < shown; ++i) {

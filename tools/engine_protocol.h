@@ -100,12 +100,12 @@ class Session {
   std::vector<RankedAction> Hint(const Sheet& sheet, const Dice& roll, int rerolls,
                                  const Rules& rules, const std::string& table_path);
   double Value(const Sheet& sheet, const Rules& rules, const std::string& table_path);
-  // Multiplayer hint (as `penk hint --opponent`): re-ranks `ranked` (from
-  // Hint) by expert's estimated probability of winning and returns those
-  // estimates in the new order. `opponents` are the other sheets in turn order
+  // Multiplayer hint (solver/win_ranking.h, as `penk hint --opponent`):
+  // re-ranks `ranked` (from Hint) by expert's estimated probability of
+  // winning and returns those estimates in the new order. `opponents` are the other sheets in turn order
   // after the mover, `seat` the mover's seat (1-based), `turns` the turns the
   // mover has played (-1: estimated from its sheet).
-  std::vector<double> RankForWin(const Sheet& sheet, const Dice& roll, int rerolls,
+  std::vector<double> RankForWinOrFail(const Sheet& sheet, const Dice& roll, int rerolls,
                                  const Rules& rules, const std::vector<Sheet>& opponents,
                                  bool last_round, int seat, int turns,
                                  std::vector<RankedAction>& ranked);
