@@ -48,11 +48,9 @@ absl::StatusOr<TurnValues> SolveSolitaireTurn(const SolitaireTable& table, const
   if (absl::Status s = CheckLive(table, sheet); !s.ok()) return s;
   const ColumnCodes codes = CodesInPlace(sheet);
   TurnValues turn;
-  std::vector<double> scratch(MarkingCatalog::Get().size());
   FinalRollValues(
       sheet, [&](uint32_t cells) { return MarkValue(table, codes, cells); },
-      [&](int face) { return FailValue(table, codes, face); }, scratch.data(),
-      turn.roll[0].data());
+      [&](int face) { return FailValue(table, codes, face); }, turn.roll[0].data());
   SolveTurn(turn);
   return turn;
 }

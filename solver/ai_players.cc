@@ -68,7 +68,7 @@ ColumnCodes CodesInPlace(const Sheet& sheet) {
 // optimal
 
 OptimalPlayer::OptimalPlayer()
-    : turn_(std::make_unique<TurnValues>()), scratch_(MarkingCatalog::Get().size()) {}
+    : turn_(std::make_unique<TurnValues>()) {}
 
 double OptimalPlayer::MarkValue(uint32_t cells) const {
   ColumnCodes next = codes_;
@@ -98,7 +98,7 @@ void OptimalPlayer::Solve(const Sheet& sheet, const Rules& rules) {
   rules_ = rules;
   FinalRollValues(
       sheet, [&](uint32_t cells) { return MarkValue(cells); },
-      [&](int face) { return FailValue(face); }, scratch_.data(), turn_->roll[0].data());
+      [&](int face) { return FailValue(face); }, turn_->roll[0].data());
   SolveTurn(*turn_);
   solved_ = true;
 }
@@ -164,13 +164,12 @@ absl::StatusOr<ExpertParams> ParseExpertName(absl::string_view name) {
 }
 
 double ShareAgainstFinalTurn(const Sheet& sheet, int threshold, const Rules& rules,
-                             TurnValues& turn, std::vector<double>& scratch) {
+                             TurnValues& turn) {
   const int base = Score(sheet, rules);
   auto beat = [threshold](int score) {  // R6.4: a tie shares the win
     return score > threshold ? 1.0 : score == threshold ? 0.5 : 0.0;
   };
   if (sheet.free() == 0) return 1 - beat(base);  // R3.6: no turn to play
-  scratch.resize(MarkingCatalog::Get().size());
   FinalRollValues(
       sheet,
       [&](uint32_t cells) {
@@ -179,7 +178,7 @@ double ShareAgainstFinalTurn(const Sheet& sheet, int threshold, const Rules& rul
         return beat(Score(after, rules));
       },
       [&](int) { return beat(base); },  // R3.5: a failure scores nothing
-      scratch.data(), turn.roll[0].data());
+      turn.roll[0].data());
   SolveTurn(turn);
   return 1 - turn.start;
 }
@@ -189,7 +188,6 @@ ExpertPlayer::ExpertPlayer(const ExpertParams& params, std::string name)
       name_(std::move(name)),
       turn_(std::make_unique<TurnValues>()),
       scratch_turn_(std::make_unique<TurnValues>()),
-      scratch_(MarkingCatalog::Get().size()),
       effects_(1024) {}
 
 double ExpertPlayer::Worth(const Sheet& sheet) {  // an opponent's
@@ -224,7 +222,7 @@ double ExpertPlayer::BeatShare(const Sheet& sheet, int threshold) {
   auto it = beat_cache_.find(key);
   if (it != beat_cache_.end()) return it->second;
   if (beat_cache_.size() > 200000) beat_cache_.clear();
-  const double share = ShareAgainstFinalTurn(sheet, threshold, key_.rules, *scratch_turn_, scratch2_);
+  const double share = ShareAgainstFinalTurn(sheet, threshold, key_.rules, *scratch_turn_);
   beat_cache_.emplace(key, share);
   return share;
 }
@@ -308,7 +306,7 @@ void ExpertPlayer::Prepare(const ExpertView& key) {
                             : 0;
   FinalRollValues(
       mine, [&](uint32_t cells) { return Leaf(cells, 0); },
-      [&](int face) { return Leaf(0, face); }, scratch_.data(), turn_->roll[0].data());
+      [&](int face) { return Leaf(0, face); }, turn_->roll[0].data());
   SolveTurn(*turn_);
   solved_ = true;
 }

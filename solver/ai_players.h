@@ -54,7 +54,6 @@ class OptimalPlayer : public Player {
   double FailValue(int face) const;
 
   std::unique_ptr<TurnValues> turn_;
-  std::vector<double> scratch_;
   bool solved_ = false;
   Sheet sheet_;
   Rules rules_;
@@ -100,7 +99,7 @@ absl::StatusOr<ExpertParams> ParseExpertName(absl::string_view name);
 // (R6.4, a tie counts half), and this returns 1 minus that maximum. `turn` is
 // scratch space.
 double ShareAgainstFinalTurn(const Sheet& sheet, int threshold, const Rules& rules,
-                             TurnValues& turn, std::vector<double>& scratch);
+                             TurnValues& turn);
 
 // Expert: plays to win. Each turn is a turn expectimax whose leaf estimates
 // the probability of winning after the marking (docs/AI.md):
@@ -166,7 +165,6 @@ class ExpertPlayer : public Player {
   Key key_;
   bool solved_ = false;
   std::unique_ptr<TurnValues> turn_, scratch_turn_;
-  std::vector<double> scratch_, scratch2_;
   const SolitaireTable* my_table_ = nullptr;
   ColumnCodes my_codes_{};
   double scale_ = 1;  // sigma * sqrt(R) of this turn

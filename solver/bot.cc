@@ -59,7 +59,6 @@ Action GreedyBot::ChooseMarking(const Sheet& sheet, const Dice& roll, const Rule
 const TurnValues& GreedyBot::SolvedTurn(const Sheet& sheet, const Rules& rules) {
   if (solved_ && solved_sheet_ == sheet && solved_rules_ == rules) return *turn_;
   const int base = Score(sheet, rules);
-  scratch_.resize(MarkingCatalog::Get().size());
   FinalRollValues(
       sheet,
       [&](uint32_t cells) {
@@ -67,7 +66,7 @@ const TurnValues& GreedyBot::SolvedTurn(const Sheet& sheet, const Rules& rules) 
         after.circled |= cells;
         return static_cast<double>(Score(after, rules) - base);
       },
-      [](int) { return -kGreedyFailurePenalty; }, scratch_.data(), turn_->roll[0].data());
+      [](int) { return -kGreedyFailurePenalty; }, turn_->roll[0].data());
   SolveTurn(*turn_);
   solved_ = true;
   solved_sheet_ = sheet;

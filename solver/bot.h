@@ -55,7 +55,6 @@ class GreedyBot : public Player {
 
  private:
   std::unique_ptr<TurnValues> turn_;
-  std::vector<double> scratch_;
   bool solved_ = false;
   Sheet solved_sheet_;
   Rules solved_rules_;

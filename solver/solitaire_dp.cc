@@ -82,13 +82,11 @@ SolitaireTable BuildSolitaireTable(const Rules& rules, int max_free,
   }
   SolitaireTable table(rules, max_free, std::move(values), blocked_rows);
   std::vector<double>& v = const_cast<std::vector<double>&>(table.values());
-  const MarkingCatalog& catalog = MarkingCatalog::Get();
   std::atomic<int64_t> done{0};
 
   for (const std::vector<int32_t>& layer : layers) {
 #pragma omp parallel
     {
-      std::vector<double> scratch(catalog.size());
       std::vector<double> final_rolls(kTurnBatch * kNumRolls);
       const double* finals[kTurnBatch];
       double start[kTurnBatch];
@@ -114,7 +112,7 @@ SolitaireTable BuildSolitaireTable(const Rules& rules, int max_free,
                 next[face - 1] = static_cast<uint8_t>(kClosedBase + CodeRows(next[face - 1]));
                 return table.ValueOfCodes(next);
               },
-              scratch.data(), &final_rolls[j * kNumRolls]);
+              &final_rolls[j * kNumRolls]);
           finals[j] = &final_rolls[j * kNumRolls];
         }
         TurnStartValues(finals, count, start);

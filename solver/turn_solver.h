@@ -55,13 +55,12 @@ void TurnStartValues(const double* const* final_roll_values, int count, double* 
 
 // The value of each final roll on `sheet`: the best legal marking under
 // mark_value(cells), or, when no group is legal (R3.5), the best failure under
-// fail_value(face). `scratch` holds one double per catalog marking.
+// fail_value(face).
 template <class MarkValue, class FailValue>
 void FinalRollValues(const Sheet& sheet, MarkValue&& mark_value, FailValue&& fail_value,
-                     double* scratch, double* out) {
+                     double* out) {
   // Scatter from the legal markings to the rolls that form them: late in a
   // game few markings are legal, and only those are visited.
-  (void)scratch;
   const MarkingCatalog& catalog = MarkingCatalog::Get();
   const uint32_t blocked = ~sheet.free();
   std::fill(out, out + kNumRolls, kIllegal);

@@ -288,11 +288,10 @@ TEST_F(AiTest, ExpertMarkingThatEndsTheGameIsValuedByExactWinProbability) {
 
 TEST_F(AiTest, ShareAgainstFinalTurnMatchesBruteForce) {
   TurnValues turn;
-  std::vector<double> scratch;
   for (const char* text : {"oooxo/o.o.x/oo..x/.o.ox/o.o.x", "ooo.o/..o.x/....x/..o.x/....x"}) {
     const Sheet s = *ParseSheet(text);
     for (int threshold : {10, 25}) {
-      EXPECT_NEAR(ShareAgainstFinalTurn(s, threshold, Rules{}, turn, scratch),
+      EXPECT_NEAR(ShareAgainstFinalTurn(s, threshold, Rules{}, turn),
                   BruteShareAgainstLastTurn(s, threshold, Rules{}), 1e-9)
           << text << " " << threshold;
     }

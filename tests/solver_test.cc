@@ -256,7 +256,9 @@ TEST_F(SolverTest, HintBestActionHasThePositionsValue) {
         ASSERT_FALSE(ranked.empty());
         EXPECT_EQ(ranked.front().value, turn.roll[n][r]);
         for (size_t a = 1; a < ranked.size(); ++a) EXPECT_LE(ranked[a].value, ranked[a - 1].value);
-        if (j < 2) EXPECT_NEAR(ranked.front().value, bf.RollValue(s, space.roll(r), n), 1e-9);
+        if (j < 2) {
+          EXPECT_NEAR(ranked.front().value, bf.RollValue(s, space.roll(r), n), 1e-9);
+        }
       }
     }
   }
