@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -116,16 +117,19 @@ MarkingCatalog::MarkingCatalog() : by_roll_(kNumRolls) {
     }
     used.insert(used.end(), per_roll[r].begin(), per_roll[r].end());
   }
-  std::sort(used.begin(), used.end(),
-            [](uint32_t a, uint32_t b) { return SortKey(a) < SortKey(b); });
+  // Canonical order by each marking's key, computed once per marking.
+  std::vector<std::pair<std::vector<int>, uint32_t>> keyed;
+  std::sort(used.begin(), used.end());
   used.erase(std::unique(used.begin(), used.end()), used.end());
-  cells_ = used;
+  for (uint32_t cells : used) keyed.emplace_back(SortKey(cells), cells);
+  std::sort(keyed.begin(), keyed.end());
+  absl::flat_hash_map<uint32_t, uint16_t> id_of;
+  for (const auto& [key, cells] : keyed) {
+    id_of[cells] = static_cast<uint16_t>(cells_.size());
+    cells_.push_back(cells);
+  }
   for (int r = 0; r < kNumRolls; ++r) {
-    for (uint32_t cells : per_roll[r]) {
-      auto it = std::lower_bound(cells_.begin(), cells_.end(), cells,
-                                 [](uint32_t a, uint32_t b) { return SortKey(a) < SortKey(b); });
-      by_roll_[r].push_back(static_cast<uint16_t>(it - cells_.begin()));
-    }
+    for (uint32_t cells : per_roll[r]) by_roll_[r].push_back(id_of[cells]);
     std::sort(by_roll_[r].begin(), by_roll_[r].end());
   }
   rolls_of_.resize(cells_.size());

@@ -3,12 +3,12 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <fstream>
 
 #include <boost/archive/binary_iarchive.hpp>
 #include <boost/archive/binary_oarchive.hpp>
-#include <boost/crc.hpp>
 #include <boost/serialization/array_wrapper.hpp>
 
 #include "absl/strings/str_cat.h"
@@ -26,10 +26,23 @@ std::string TableTempPath(const std::string& path) {
   return absl::StrCat(path, ".tmp.", ::getpid());
 }
 
-uint32_t ValuesChecksum(const std::vector<double>& values) {
-  boost::crc_32_type crc;
-  crc.process_bytes(values.data(), values.size() * sizeof(double));
-  return crc.checksum();
+uint64_t ValuesChecksum(const std::vector<double>& values) {
+  constexpr uint64_t kPrime = 0x100000001b3ULL;
+  uint64_t lane[4] = {0xcbf29ce484222325ULL, 0x84222325cbf29ce4ULL, 0x9e3779b97f4a7c15ULL,
+                      0xbf58476d1ce4e5b9ULL};
+  const size_t n = values.size();
+  auto word = [&](size_t i) {
+    uint64_t w;
+    std::memcpy(&w, &values[i], sizeof w);
+    return w;
+  };
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4)
+    for (int j = 0; j < 4; ++j) lane[j] = (lane[j] ^ word(i + j)) * kPrime;
+  for (; i < n; ++i) lane[0] = (lane[0] ^ word(i)) * kPrime;
+  uint64_t h = n;
+  for (uint64_t x : lane) h = (h ^ x ^ (x >> 29)) * kPrime;
+  return h;
 }
 
 absl::Status WriteTable(const SolitaireTable& table, const std::string& path) {

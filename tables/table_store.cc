@@ -68,7 +68,7 @@ absl::StatusOr<SolitaireTable> LoadOrBuildTable(const Rules& rules, const std::s
                                               blocked_rows ? " --blocked-rows ..." : ""));
     return table;
   }
-  std::fprintf(stderr, "penk: no table at %s; building it (once, about 10 s)\n", path.c_str());
+  std::fprintf(stderr, "penk: no table at %s; building it (once, a few seconds)\n", path.c_str());
   SolitaireTable table =
       BuildTableWithProgress(rules, kRows * kColumns, isatty(2), blocked_rows);
   std::error_code ec;
