@@ -9,28 +9,12 @@
 namespace penk {
 namespace {
 
-// Unsorted column codes of a validated solitaire sheet: column v-1 is face v.
-ColumnCodes CodesInPlace(const Sheet& sheet) {
-  ColumnCodes codes{};
-  for (int v = 1; v <= kColumns; ++v) {
-    uint32_t rows = ColumnRows(sheet.circled, v);
-    codes[v - 1] = static_cast<uint8_t>(sheet.ColumnClosed(v) ? kClosedBase + rows : rows);
-  }
-  return codes;
-}
-
 double MarkValue(const SolitaireTable& table, const ColumnCodes& codes, uint32_t cells) {
-  ColumnCodes next = codes;
-  for (int v = 1; v <= kColumns; ++v)
-    if (uint32_t rows = ColumnRows(cells, v))
-      next[v - 1] = ColumnCode(CodeRows(next[v - 1]) | rows, table.blocked_rows());
-  return table.ValueOfCodes(next);
+  return table.ValueOfCodes(CodesAfterMarking(codes, cells, table.blocked_rows()));
 }
 
 double FailValue(const SolitaireTable& table, const ColumnCodes& codes, int face) {
-  ColumnCodes next = codes;
-  next[face - 1] = static_cast<uint8_t>(kClosedBase + CodeRows(next[face - 1]));
-  return table.ValueOfCodes(next);
+  return table.ValueOfCodes(CodesAfterFailure(codes, face));
 }
 
 absl::Status CheckLive(const SolitaireTable& table, const Sheet& sheet) {

@@ -55,15 +55,6 @@ uint32_t LineCells(uint32_t rows, uint32_t columns) {
 
 }  // namespace
 
-ColumnCodes CodesInPlace(const Sheet& sheet) {
-  ColumnCodes codes{};
-  for (int v = 1; v <= kColumns; ++v) {
-    const uint32_t rows = ColumnRows(sheet.circled, v);
-    codes[v - 1] = static_cast<uint8_t>(sheet.ColumnClosed(v) ? kClosedBase + rows : rows);
-  }
-  return codes;
-}
-
 // ---------------------------------------------------------------------------
 // optimal
 
@@ -71,18 +62,14 @@ OptimalPlayer::OptimalPlayer()
     : turn_(std::make_unique<TurnValues>()) {}
 
 double OptimalPlayer::MarkValue(uint32_t cells) const {
-  ColumnCodes next = codes_;
-  for (int v = 1; v <= kColumns; ++v)
-    if (uint32_t rows = ColumnRows(cells, v))
-      next[v - 1] = ColumnCode(CodeRows(next[v - 1]) | rows, table_->blocked_rows());
+  const ColumnCodes next = CodesAfterMarking(codes_, cells, table_->blocked_rows());
   const double value = table_->ValueOfCodes(next);
   // A partial table (tests) has no value for large positions: the score.
   return std::isnan(value) ? ScoreOfCodes(next, rules_) : value;
 }
 
 double OptimalPlayer::FailValue(int face) const {
-  ColumnCodes next = codes_;
-  next[face - 1] = static_cast<uint8_t>(kClosedBase + CodeRows(next[face - 1]));  // R3.5
+  const ColumnCodes next = CodesAfterFailure(codes_, face);  // R3.5
   const double value = table_->ValueOfCodes(next);
   return std::isnan(value) ? ScoreOfCodes(next, rules_) : value;
 }
@@ -252,12 +239,10 @@ double ExpertPlayer::Leaf(uint32_t cells, int face) {
   if (cells) {
     CompletedLines(me, cells, key_.rules, &rows, &columns);  // R4.1
     me.circled |= cells;
-    for (int v = 1; v <= kColumns; ++v)
-      if (uint32_t r = ColumnRows(cells, v))
-        next[v - 1] = ColumnCode(CodeRows(next[v - 1]) | r, my_table_->blocked_rows());
+    next = CodesAfterMarking(next, cells, my_table_->blocked_rows());
   } else {
     me.crossed |= me.free() & ColumnMask(face);  // R3.5
-    next[face - 1] = static_cast<uint8_t>(kClosedBase + CodeRows(next[face - 1]));
+    next = CodesAfterFailure(next, face);
   }
   const int score = Score(me, key_.rules);
   const LinesEffect& effect = Effect(rows, columns);

@@ -30,10 +30,6 @@
 
 namespace penk {
 
-// Column codes of `sheet` in face order (not sorted): closed columns as
-// kClosedBase + circled rows, open ones as their circled rows.
-ColumnCodes CodesInPlace(const Sheet& sheet);
-
 // Optimal: maximises its own expected final score as if alone (the solitaire
 // DP), on the table of its sheet's blocked rows. Ignores the other sheets and
 // the end of the game by other players (R5.2).

@@ -15,30 +15,6 @@
 namespace penk {
 namespace {
 
-// Column v-1 of the result is face v: the sheet's own labelling. The sheet
-// must be one PositionOfSheet accepts.
-ColumnCodes CodesInPlace(const Sheet& sheet) {
-  ColumnCodes codes{};
-  for (int v = 1; v <= kColumns; ++v) {
-    uint32_t rows = ColumnRows(sheet.circled, v);
-    codes[v - 1] = static_cast<uint8_t>(sheet.ColumnClosed(v) ? kClosedBase + rows : rows);
-  }
-  return codes;
-}
-
-// After circling `cells` (R3.2); a column with no free cell left is closed (R5.1).
-ColumnCodes CodesAfterMarking(ColumnCodes codes, uint32_t cells, uint32_t blocked_rows) {
-  for (int v = 1; v <= kColumns; ++v)
-    if (uint32_t rows = ColumnRows(cells, v))
-      codes[v - 1] = ColumnCode(CodeRows(codes[v - 1]) | rows, blocked_rows);
-  return codes;
-}
-
-// After a failure crossing column `face` (R3.5).
-ColumnCodes CodesAfterFailure(ColumnCodes codes, int face) {
-  codes[face - 1] = static_cast<uint8_t>(kClosedBase + CodeRows(codes[face - 1]));
-  return codes;
-}
 
 // For each roll r, the keep chosen with n rerolls left: the first keep in
 // DiceSpace::SubKeeps order whose TurnValues::KeepValue is the roll's value

@@ -100,18 +100,9 @@ SolitaireTable BuildSolitaireTable(const Rules& rules, int max_free,
           FinalRollValues(
               sheet,
               [&](uint32_t cells) {
-                ColumnCodes next = codes;
-                for (int c = 0; c < kColumns; ++c) {
-                  uint32_t rows = ColumnRows(cells, c + 1);
-                  if (rows) next[c] = ColumnCode(CodeRows(next[c]) | rows, blocked_rows);
-                }
-                return table.ValueOfCodes(next);
+                return table.ValueOfCodes(CodesAfterMarking(codes, cells, blocked_rows));
               },
-              [&](int face) {
-                ColumnCodes next = codes;
-                next[face - 1] = static_cast<uint8_t>(kClosedBase + CodeRows(next[face - 1]));
-                return table.ValueOfCodes(next);
-              },
+              [&](int face) { return table.ValueOfCodes(CodesAfterFailure(codes, face)); },
               &final_rolls[j * kNumRolls]);
           finals[j] = &final_rolls[j * kNumRolls];
         }

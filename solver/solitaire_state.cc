@@ -42,6 +42,15 @@ Sheet SheetOfCodes(const ColumnCodes& codes, uint32_t blocked_rows) {
   return s;
 }
 
+ColumnCodes CodesInPlace(const Sheet& sheet) {
+  ColumnCodes codes{};
+  for (int v = 1; v <= kColumns; ++v) {
+    const uint32_t rows = ColumnRows(sheet.circled, v);
+    codes[v - 1] = static_cast<uint8_t>(sheet.ColumnClosed(v) ? kClosedBase + rows : rows);
+  }
+  return codes;
+}
+
 bool CodesValid(const ColumnCodes& codes, uint32_t blocked_rows) {
   for (uint8_t c : codes)
     if (!CodeClosed(c) && (c | blocked_rows) == 31) return false;

@@ -70,6 +70,25 @@ int FreeCellCount(const ColumnCodes& codes, uint32_t blocked_rows = 0);
 // True if no open code has all its free cells blocked (such a column is closed).
 bool CodesValid(const ColumnCodes& codes, uint32_t blocked_rows);
 
+// The codes of a sheet PositionOfSheet accepts, unsorted: codes[v-1] is
+// column v. Moves are applied to these; the table sorts on lookup.
+ColumnCodes CodesInPlace(const Sheet& sheet);
+
+// After circling `cells` (R3.2): a column left without a free cell, given
+// the blocked rows, is closed (R5.1).
+inline ColumnCodes CodesAfterMarking(ColumnCodes codes, uint32_t cells, uint32_t blocked_rows) {
+  for (int v = 1; v <= kColumns; ++v)
+    if (uint32_t rows = ColumnRows(cells, v))
+      codes[v - 1] = ColumnCode(CodeRows(codes[v - 1]) | rows, blocked_rows);
+  return codes;
+}
+
+// After a failure crossing column `face` (R3.5).
+inline ColumnCodes CodesAfterFailure(ColumnCodes codes, int face) {
+  codes[face - 1] = static_cast<uint8_t>(kClosedBase + CodeRows(codes[face - 1]));
+  return codes;
+}
+
 // Index of sorted codes with at most one closed column, in [0, kNumSolitaireStates).
 int64_t StateIndex(const ColumnCodes& sorted);
 // The inverse, for enumeration.
