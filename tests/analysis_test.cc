@@ -28,6 +28,7 @@
 #include "engine/rng.h"
 #include "engine/score.h"
 #include "gtest/gtest.h"
+#include "tests/penk_process.h"
 #include "solver/advisor.h"
 #include "solver/bot.h"
 #include "solver/distribution.h"
@@ -353,28 +354,10 @@ TEST_F(AnalysisTest, StrategyTableRows) {
 
 // ---------------------------------------------------------------- the CLI
 
-struct Result {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-std::string Quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) {
-    if (c == '\'') {
-      q += "'\\''";
-    } else {
-      q += c;
-    }
-  }
-  return q + "'";
-}
+using Result = ::penk::testing_support::PenkRun;
 
 std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
+  return ::penk::testing_support::SplitLines(text);
 }
 
 class AnalysisCliTest : public ::testing::Test {
@@ -395,27 +378,7 @@ class AnalysisCliTest : public ::testing::Test {
   }
   static std::string Table() { return (*tmp_ / "t6.penktable").string(); }
 
-  static Result Run(const std::vector<std::string>& args) {
-    std::string cmd = "exec " + Quote(PENK_BINARY);
-    for (const std::string& a : args) {
-      cmd += ' ';
-      cmd += Quote(a);
-    }
-    const std::string err_path = (*tmp_ / "stderr.txt").string();
-    cmd += " 2>" + Quote(err_path) + " </dev/null";
-    Result r;
-    FILE* pipe = popen(cmd.c_str(), "r");
-    if (!pipe) return r;
-    char buf[4096];
-    for (size_t n; (n = fread(buf, 1, sizeof buf, pipe)) > 0;) r.out.append(buf, n);
-    int status = pclose(pipe);
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    std::ifstream err(err_path);
-    std::stringstream ss;
-    ss << err.rdbuf();
-    r.err = ss.str();
-    return r;
-  }
+  static Result Run(const std::vector<std::string>& args) { return ::penk::testing_support::RunPenk(args); }
   static fs::path* tmp_;
 };
 fs::path* AnalysisCliTest::tmp_ = nullptr;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/penk_process.h"
 
 namespace {
 
@@ -24,30 +25,10 @@ namespace fs = std::filesystem;
 
 constexpr char kE3[] = "ooo.o/..o.x/....x/..o.x/....x";
 
-struct Result {
-  bool exited = false;   // false: killed by a signal
-  int exit_code = -1;
-  std::string out, err;
-};
+using ::penk::testing_support::PenkRun;
+using Result = PenkRun;
 
-std::string Quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) {
-    if (c == '\'') {
-      q += "'\\''";
-    } else {
-      q += c;
-    }
-  }
-  return q + "'";
-}
-
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
+std::vector<std::string> Lines(const std::string& text) { return ::penk::testing_support::SplitLines(text); }
 
 std::string Join(const std::vector<std::string>& args) {
   std::string s;
@@ -75,34 +56,7 @@ class CliTest : public ::testing::Test {
     fs::remove_all(tmp_, ec);
   }
 
-  Result Run(const std::vector<std::string>& args) {
-    const fs::path err_path = tmp_ / "stderr.txt";
-    // exec: the shell is replaced, so a crash shows as a signal, not as 128+n.
-    std::string cmd = "exec ";
-    cmd += Quote(PENK_BINARY);
-    for (const std::string& a : args) {
-      cmd += ' ';
-      cmd += Quote(a);
-    }
-    cmd += " 2>";
-    cmd += Quote(err_path.string());
-    cmd += " </dev/null";
-    Result r;
-    FILE* pipe = popen(cmd.c_str(), "r");
-    EXPECT_NE(pipe, nullptr);
-    if (!pipe) return r;
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
-    int status = pclose(pipe);
-    r.exited = WIFEXITED(status);
-    r.exit_code = r.exited ? WEXITSTATUS(status) : -1;
-    std::ifstream err(err_path);
-    std::stringstream ss;
-    ss << err.rdbuf();
-    r.err = ss.str();
-    return r;
-  }
+  Result Run(const std::vector<std::string>& args) { return ::penk::testing_support::RunPenk(args); }
 
   // Bad input: non-zero exit, no crash, nothing on stdout, one line on stderr
   // that contains `must_contain`.

@@ -21,6 +21,7 @@
 #include "engine/marking.h"
 #include "engine/sheet.h"
 #include "gtest/gtest.h"
+#include "tests/penk_process.h"
 #include "solver/bot.h"
 #include "solver/player.h"
 
@@ -252,45 +253,18 @@ TEST(playGreedyBot, IsQuick) {
 // ---------------------------------------------------------------------------
 // `penk play`
 
-struct Result {
-  int code = -1;
-  std::string out, err;
-};
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using Result = ::penk::testing_support::PenkRun;
 
 // Runs `penk ARGS` with `input` on stdin.
 Result RunPenk(const std::string& args, const std::string& input = "") {
-  static int counter = 0;
-  const std::string base = absl::StrCat(testing::TempDir(), "play_test_", getpid(), "_", counter++);
-  const std::string in_path = base + ".in", err_path = base + ".err";
-  std::ofstream(in_path) << input;
-  const std::string cmd =
-      absl::StrCat(PENK_BINARY, " ", args, " < ", in_path, " 2> ", err_path);
-  Result r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
-  int status = pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.err = ReadAll(err_path);
-  std::remove(in_path.c_str());
-  std::remove(err_path.c_str());
-  return r;
+  return ::penk::testing_support::RunPenkShell(args, input);
 }
 
 int Lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
 
 TEST(playCli, BotsPlayAWholeGameDeterministically) {
   Result a = RunPenk("play --players bot,bot --seed 7");
-  ASSERT_EQ(a.code, 0) << a.err;
+  ASSERT_EQ(a.exit_code, 0) << a.err;
   EXPECT_EQ(a.out.rfind("seed 7\n", 0), 0u) << a.out.substr(0, 100);
   EXPECT_NE(a.out.find("final scores"), std::string::npos);
   EXPECT_TRUE(a.out.find("winner: player") != std::string::npos ||
@@ -307,19 +281,19 @@ TEST(playCli, BotsPlayAWholeGameDeterministically) {
 
 TEST(playCli, OtherBotsAndRules) {
   Result a = RunPenk("play --players random,greedy,bot,random --seed 1 --rules penk-lines=columns");
-  ASSERT_EQ(a.code, 0) << a.err;
+  ASSERT_EQ(a.exit_code, 0) << a.err;
   EXPECT_NE(a.out.find("rules line-min=3,penk-lines=columns"), std::string::npos);
   EXPECT_NE(a.out.find("final scores"), std::string::npos);
   Result b = RunPenk("play --players random,greedy,bot,random --seed 1 --rules penk-lines=columns");
   EXPECT_EQ(a.out, b.out);
   Result solo = RunPenk("play --players greedy --seed 2");
-  ASSERT_EQ(solo.code, 0) << solo.err;
+  ASSERT_EQ(solo.exit_code, 0) << solo.err;
   EXPECT_NE(solo.out.find("solitaire: final score"), std::string::npos);
 }
 
 TEST(playCli, SeedFromTheClockIsPrinted) {
   Result r = RunPenk("play --players bot");
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   std::vector<std::string> lines = absl::StrSplit(r.out, '\n');
   ASSERT_FALSE(lines.empty());
   const std::string seed = lines[0];
@@ -341,7 +315,7 @@ TEST(playCli, HumanWithScriptedInput) {
   std::string input = "?\n\n";
   for (int i = 0; i < 40; ++i) input += block;
   Result r = RunPenk("play --players human,bot --seed 3", input);
-  ASSERT_EQ(r.code, 0) << r.err << r.out.substr(r.out.size() > 3000 ? r.out.size() - 3000 : 0);
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out.substr(r.out.size() > 3000 ? r.out.size() - 3000 : 0);
   // The refusal gives the engine's reason.
   Game g = *Game::Create(1, Rules{}, 1);
   const std::string reason(g.ParseAction("zzz").status().message());
@@ -356,7 +330,7 @@ TEST(playCli, HumanWithScriptedInput) {
 
 TEST(playCli, HumanListsOptionsAndQuits) {
   Result r = RunPenk("play --players human --seed 3", "stop\n?\nq\n");
-  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(r.out.find("legal markings (") != std::string::npos ||
               r.out.find("no group is legal") != std::string::npos)
       << r.out;
@@ -367,7 +341,7 @@ TEST(playCli, HumanListsOptionsAndQuits) {
 // tables (built on first use beside the binary, ~10 s each, then loaded).
 TEST(playCli, ExpertAndOptimalPlayWholeGames) {
   Result a = RunPenk("play --players expert,optimal,greedy --seed 11");
-  ASSERT_EQ(a.code, 0) << a.err;
+  ASSERT_EQ(a.exit_code, 0) << a.err;
   EXPECT_NE(a.out.find("player 1 (expert) marks"), std::string::npos);
   EXPECT_NE(a.out.find("final scores"), std::string::npos);
   Result b = RunPenk("play --players expert,optimal,greedy --seed 11");
@@ -376,22 +350,22 @@ TEST(playCli, ExpertAndOptimalPlayWholeGames) {
 
 TEST(playCli, QuestionMarkShowsTheAdvisor) {
   Result solo = RunPenk("play --players human --seed 3", "?\nq\n");
-  EXPECT_EQ(solo.code, 0) << solo.err;
+  EXPECT_EQ(solo.exit_code, 0) << solo.err;
   EXPECT_NE(solo.out.find("advisor (best first)"), std::string::npos) << solo.out;
   EXPECT_NE(solo.out.find("exp. score"), std::string::npos);
   Result duel = RunPenk("play --players human,expert --seed 3", "?\nstop\n?\nq\n");
-  EXPECT_EQ(duel.code, 0) << duel.err;
+  EXPECT_EQ(duel.exit_code, 0) << duel.err;
   EXPECT_NE(duel.out.find("win: expert's estimate"), std::string::npos) << duel.out;
   EXPECT_NE(duel.out.find("marking       "), std::string::npos);  // ranked markings too
 }
 
 TEST(playCli, EndOfInputStopsTheGame) {
   Result r = RunPenk("play --players human,bot --seed 3", "");
-  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("end of input"), std::string::npos) << r.err;
   // EOF in the middle of a game, after some valid entries.
   Result mid = RunPenk("play --players bot,human --seed 4", "stop\nzzz\n");
-  EXPECT_EQ(mid.code, 1);
+  EXPECT_EQ(mid.exit_code, 1);
   EXPECT_NE(mid.err.find("end of input"), std::string::npos) << mid.err;
 }
 
@@ -400,7 +374,7 @@ TEST(playCli, BadPlayersExit2WithOneLine) {
        {"play --players human,wizard", "play --players bot,bot,bot,bot,bot",
         "play --players ''", "play --players bot,,bot", "play", "play --players bot --seed x"}) {
     Result r = RunPenk(args);
-    EXPECT_EQ(r.code, 2) << args;
+    EXPECT_EQ(r.exit_code, 2) << args;
     EXPECT_EQ(Lines(r.err), 1) << args << ": " << r.err;
     EXPECT_TRUE(r.out.empty()) << args;
   }
@@ -410,7 +384,7 @@ TEST(playCli, BadPlayersExit2WithOneLine) {
   Result five = RunPenk("play --players bot,bot,bot,bot,bot");
   EXPECT_NE(five.err.find("1 to 4 players"), std::string::npos) << five.err;
   Result rules = RunPenk("play --players bot --rules line-min=9");
-  EXPECT_EQ(rules.code, 2);
+  EXPECT_EQ(rules.exit_code, 2);
   EXPECT_EQ(Lines(rules.err), 1) << rules.err;
 }
 

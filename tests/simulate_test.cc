@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "tests/penk_process.h"
 #include "solver/simulate.h"
 #include "solver/solitaire_dp.h"
 #include "solver/table_cache.h"
@@ -92,15 +93,9 @@ TEST_F(SimulateTest, SolitaireAndBadInput) {
 }
 
 std::string RunPenk(const std::string& args, int* code) {
-  const std::string cmd = absl::StrCat(PENK_BINARY, " ", args, " 2>/dev/null");
-  FILE* pipe = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
-  const int status = pclose(pipe);
-  *code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return out;
+  ::penk::testing_support::PenkRun r = ::penk::testing_support::RunPenkShell(args);
+  *code = r.exit_code;
+  return r.out;
 }
 
 TEST(simulateCli, JsonIsOneObjectInTheGivenOrder) {

@@ -13,37 +13,18 @@
 #include "engine/dice_space.h"
 #include "engine/marking.h"
 #include "gtest/gtest.h"
+#include "tests/penk_process.h"
 #include "solver/advisor.h"
 #include "tables/table_file.h"
 
 namespace penk {
 namespace {
 
-struct Outcome {
-  int exit = -1;
-  std::string out, err;
-};
+using Outcome = ::penk::testing_support::PenkRun;
 
-Outcome Penk(const std::string& args) {
-  static const std::string err_file =
-      (std::filesystem::temp_directory_path() / ("penk_cli_err_" + std::to_string(getpid())))
-          .string();
-  Outcome r;
-  std::string cmd = absl::StrCat(PENK_BINARY, " ", args, " 2>", err_file);
-  FILE* p = popen(cmd.c_str(), "r");
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  int status = pclose(p);
-  r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  std::ifstream in(err_file);
-  r.err.assign(std::istreambuf_iterator<char>(in), {});
-  return r;
-}
+Outcome Penk(const std::string& args) { return ::penk::testing_support::RunPenkShell(args); }
 
-std::vector<std::string> Lines(const std::string& s) {
-  return absl::StrSplit(s, '\n', absl::SkipEmpty());
-}
+std::vector<std::string> Lines(const std::string& s) { return ::penk::testing_support::SplitLines(s); }
 
 class SolverCliTest : public ::testing::Test {
  protected:
@@ -54,7 +35,7 @@ class SolverCliTest : public ::testing::Test {
     std::filesystem::create_directories(*dir_);
     table_path_ = new std::string(*dir_ + "/t8.penktable");
     Outcome r = Penk(absl::StrCat("tables build --max-free 8 --out ", *table_path_));
-    ASSERT_EQ(r.exit, 0) << r.err;
+    ASSERT_EQ(r.exit_code, 0) << r.err;
     table_ = new SolitaireTable(*ReadTable(*table_path_, Rules{}));
   }
   static void TearDownTestSuite() { std::filesystem::remove_all(*dir_); }
@@ -72,24 +53,24 @@ constexpr char kSheet[] = "o.o.o/.oooo/oo.oo/oooo./oo.oo";  // 6 free cells
 
 TEST_F(SolverCliTest, ValuePrintsSixDecimals) {
   Outcome r = Penk(absl::StrCat("value --sheet ", kSheet, T()));
-  ASSERT_EQ(r.exit, 0) << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(Lines(r.out).back(),
             absl::StrFormat("value: %.6f", *table_->Value(*ParseSheet(kSheet))));
 }
 
 TEST_F(SolverCliTest, FinishedSheetValueIsItsScore) {
   Outcome r = Penk("value --sheet xo.../xo.../xo.../oo.../xo..." + T());  // E5
-  ASSERT_EQ(r.exit, 0) << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(Lines(r.out).back(), "value: 19.000000");  // column 2 full: 1+2+3+5+8
   r = Penk("value --sheet oooox/oooox/ooooo/xxxxx/xxxxx" + T());
-  ASSERT_EQ(r.exit, 0) << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   // rows 1-3: 4*1 + 4*2 + 5*3; columns 1-4: 1+2+3 each, column 5: row 3 only.
   EXPECT_EQ(Lines(r.out).back(), absl::StrFormat("value: %.6f", 4 + 8 + 15 + 4 * 6.0));
 }
 
 TEST_F(SolverCliTest, HintJsonListsEveryKeepBestFirst) {
   Outcome r = Penk(absl::StrCat("hint --sheet ", kSheet, " --roll 1133J5 --rerolls 2 --json", T()));
-  ASSERT_EQ(r.exit, 0) << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   std::vector<RankedAction> ranked =
       *RankActions(*table_, *ParseSheet(kSheet), *ParseRoll("11335J"), 2);
   std::string expected = absl::StrCat(R"({"sheet":")", kSheet,
@@ -104,7 +85,7 @@ TEST_F(SolverCliTest, HintJsonListsEveryKeepBestFirst) {
 
 TEST_F(SolverCliTest, HintTopLimitsTheTable) {
   Outcome r = Penk(absl::StrCat("hint --sheet ", kSheet, " --roll 11335J --top 3", T()));
-  ASSERT_EQ(r.exit, 0) << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   std::vector<std::string> lines = Lines(r.out);
   ASSERT_EQ(lines.size(), 6u) << r.out;  // position, header, 3 keeps, "(33 more ...)"
   EXPECT_NE(lines[1].find("keep"), std::string::npos);
@@ -116,13 +97,13 @@ TEST_F(SolverCliTest, HintTopLimitsTheTable) {
 
 TEST_F(SolverCliTest, HintWithoutRerollsRanksMarkingsOrFailures) {
   Outcome r = Penk(absl::StrCat("hint --sheet ", kSheet, " --roll 11335J --rerolls 0 --json", T()));
-  ASSERT_EQ(r.exit, 0) << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   size_t markings = LegalMarkings(*ParseSheet(kSheet), *ParseRoll("11335J")).size();
   ASSERT_GT(markings, 0u);
   EXPECT_EQ(static_cast<size_t>(std::count(r.out.begin(), r.out.end(), '{')), markings + 1);
   // Six jollies form no group (R3.1): a failure (R3.5).
   r = Penk(absl::StrCat("hint --sheet ", kSheet, " --roll JJJJJJ --rerolls 0", T()));
-  ASSERT_EQ(r.exit, 0) << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("fail:"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("failure"), std::string::npos) << r.out;
 }
@@ -143,7 +124,7 @@ TEST_F(SolverCliTest, RefusalsAreOneLine) {
   for (const Case& c : cases) {
     Outcome r = Penk(c.args);
     SCOPED_TRACE(c.args);
-    EXPECT_EQ(r.exit, 2) << r.out << r.err;
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
     EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
     EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
     EXPECT_EQ(r.out, "");
