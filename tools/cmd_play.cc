@@ -298,6 +298,20 @@ Action HumanTurn(Game& game, const std::vector<Seat>& seats) {
   }
 }
 
+// The decision of player p, applied: a bot's (an illegal one is an internal
+// error, exit 3) or the human's, asked until legal.
+Action Decide(Game& game, const std::vector<Seat>& seats, int p) {
+  if (!seats[p].bot) return HumanTurn(game, seats);
+  const Action action = seats[p].bot->Decide(game);
+  if (absl::Status status = game.Apply(action); !status.ok()) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "penk: internal error: %s chose %s: %s\n", Label(seats, p).c_str(),
+                 FormatAction(action).c_str(), std::string(status.message()).c_str());
+    std::exit(3);
+  }
+  return action;
+}
+
 void PrintFinal(const Game& game, const std::vector<Seat>& seats) {
   std::printf("\n=== game over after %s (rules %s) ===\n",
               Plural(game.turns(0), "round", "rounds").c_str(),
@@ -372,19 +386,7 @@ void RunPlay(const PlayArgs& a, bool seed_given) {
 
     // R2.2: keeps until the dice are final.
     while (game.phase() == Phase::kKeep) {
-      Action action;
-      if (seats[p].bot) {
-        action = seats[p].bot->Decide(game);
-        absl::Status status = game.Apply(action);
-        if (!status.ok()) {
-          std::fflush(stdout);
-          std::fprintf(stderr, "penk: internal error: %s chose %s: %s\n", Label(seats, p).c_str(),
-                       FormatAction(action).c_str(), std::string(status.message()).c_str());
-          std::exit(3);
-        }
-      } else {
-        action = HumanTurn(game, seats);
-      }
+      const Action action = Decide(game, seats, p);
       if (action.kind == Action::kKeep && game.phase() == Phase::kMark &&
           action.keep.size() == kDice) {
         std::printf("%s stops with %s\n", Label(seats, p).c_str(), FormatDice(game.dice()).c_str());
@@ -400,19 +402,7 @@ void RunPlay(const PlayArgs& a, bool seed_given) {
     const bool last_round_before = game.last_round();
     int turns_before[kMaxPlayers];
     for (int q = 0; q < game.players(); ++q) turns_before[q] = game.turns(q);
-    Action action;
-    if (seats[p].bot) {
-      action = seats[p].bot->Decide(game);
-      absl::Status status = game.Apply(action);
-      if (!status.ok()) {
-        std::fflush(stdout);
-        std::fprintf(stderr, "penk: internal error: %s chose %s: %s\n", Label(seats, p).c_str(),
-                     FormatAction(action).c_str(), std::string(status.message()).c_str());
-        std::exit(3);
-      }
-    } else {
-      action = HumanTurn(game, seats);
-    }
+    const Action action = Decide(game, seats, p);
     const int gain = game.Score(p) - Score(before, rules);
     if (action.kind == Action::kFail) {
       std::printf("%s fails %d: no group is legal, crosses %s of column %d (R3.5)\n",
