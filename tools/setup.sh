@@ -10,6 +10,8 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# The example client's test (examples/python) needs a Python 3 interpreter.
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
 if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}" >&2
   sudo_cmd=()
