@@ -28,23 +28,33 @@ struct Links {
   }
 };
 
-// One reroll stage. lattice[462..923] holds the values of the rolls with one
-// reroll fewer; on return lattice[0..461] holds keep values (before the
-// reroll) and best[462..923] the value of each roll with this reroll left:
-// the best of stopping (final[r], R2.2) and of every smaller keep, found as a
-// running maximum from the empty keep up.
-inline void Stage(const Links& l, const double* final, double* lattice, double* best) {
+// kTurnBatch doubles, one turn per lane (GCC vector extension: AVX2 with
+// -march=native, plain SSE pairs elsewhere).
+typedef double Lanes __attribute__((vector_size(kTurnBatch * sizeof(double))));
+
+inline double Max(double a, double b) { return a > b ? a : b; }
+inline Lanes Max(Lanes a, Lanes b) { return a > b ? a : b; }
+
+// One reroll stage, for one turn (V = double) or kTurnBatch turns (V = Lanes).
+// lattice[462..923] holds the values of the rolls with one reroll fewer; on
+// return lattice[0..461] holds keep values (before the reroll) and
+// best[462..923] the value of each roll with this reroll left: the best of
+// stopping (final[r], R2.2) and of every smaller keep, found as a running
+// maximum from the empty keep up.
+template <class V>
+inline void Stage(const Links& l, const V* final, V* lattice, V* best) {
+  const V sixth = V{} + 1.0 / 6.0;  // a scalar broadcasts to every lane
   for (int k = kNumKeepsBelowSix - 1; k >= 0; --k) {
     const int16_t* a = l.add[k];
     lattice[k] = (lattice[a[0]] + lattice[a[1]] + lattice[a[2]] + lattice[a[3]] + lattice[a[4]] +
                   lattice[a[5]]) *
-                 (1.0 / 6.0);
+                 sixth;
   }
-  best[Links::kSentinel] = kIllegal;
+  best[Links::kSentinel] = V{} + kIllegal;
   for (int k = 0; k < kNumKeeps; ++k) {
     const int16_t* r = l.remove[k];
-    double m = k < kNumKeepsBelowSix ? lattice[k] : final[k - kNumKeepsBelowSix];
-    for (int f = 0; f < kFaces; ++f) m = std::max(m, best[r[f]]);
+    V m = k < kNumKeepsBelowSix ? lattice[k] : final[k - kNumKeepsBelowSix];
+    for (int f = 0; f < kFaces; ++f) m = Max(m, best[r[f]]);
     best[k] = m;
   }
 }
@@ -65,35 +75,6 @@ void SolveTurn(TurnValues& t) {
   t.start = start;
 }
 
-namespace {
-
-// kTurnBatch doubles, one turn per lane (GCC vector extension: AVX2 with
-// -march=native, plain SSE pairs elsewhere).
-typedef double Lanes __attribute__((vector_size(kTurnBatch * sizeof(double))));
-
-inline Lanes Max(Lanes a, Lanes b) { return a > b ? a : b; }
-
-// Stage() with every value a vector of lanes.
-inline void StageLanes(const Links& l, const Lanes* final, Lanes* lattice, Lanes* best) {
-  const Lanes sixth = {1.0 / 6, 1.0 / 6, 1.0 / 6, 1.0 / 6};
-  for (int k = kNumKeepsBelowSix - 1; k >= 0; --k) {
-    const int16_t* a = l.add[k];
-    lattice[k] = (lattice[a[0]] + lattice[a[1]] + lattice[a[2]] + lattice[a[3]] + lattice[a[4]] +
-                  lattice[a[5]]) *
-                 sixth;
-  }
-  const Lanes minus_inf = {kIllegal, kIllegal, kIllegal, kIllegal};
-  best[Links::kSentinel] = minus_inf;
-  for (int k = 0; k < kNumKeeps; ++k) {
-    const int16_t* r = l.remove[k];
-    Lanes m = k < kNumKeepsBelowSix ? lattice[k] : final[k - kNumKeepsBelowSix];
-    for (int f = 0; f < kFaces; ++f) m = Max(m, best[r[f]]);
-    best[k] = m;
-  }
-}
-
-}  // namespace
-
 void TurnStartValues(const double* const* final_roll_values, int count, double* start) {
   static_assert(kTurnBatch == 4, "Lanes initialisers assume 4 lanes");
   const Links& l = Links::Get();
@@ -103,7 +84,7 @@ void TurnStartValues(const double* const* final_roll_values, int count, double* 
       final[r][j] = final_roll_values[j < count ? j : 0][r];
   std::copy(final, final + kNumRolls, lattice + kNumKeepsBelowSix);
   for (int n = 1; n <= kRerolls; ++n) {
-    StageLanes(l, final, lattice, best);
+    Stage(l, final, lattice, best);
     std::copy(best + kNumKeepsBelowSix, best + kNumKeeps, lattice + kNumKeepsBelowSix);
   }
   Lanes sum = {0, 0, 0, 0};
