@@ -47,6 +47,12 @@ std::vector<RankedAction> RankActions(const TurnValues& turn, const SolitaireTab
   if (rerolls > 0) {
     for (int16_t k : space.SubKeeps(r))
       out.push_back({Action::Keep(space.keep(k)), turn.KeepValue(rerolls, r, k)});
+    // Larger keeps first, lower faces first within a size, so that among equal
+    // values the stable sort below puts stopping, then the fewest dice
+    // rerolled, first: TurnValues::BestKeep's order.
+    std::stable_sort(out.begin(), out.end(), [](const RankedAction& a, const RankedAction& b) {
+      return a.action.keep.size() > b.action.keep.size();
+    });
   } else {
     const ColumnCodes codes = CodesInPlace(sheet);
     for (uint32_t cells : LegalMarkings(sheet, roll))

@@ -16,21 +16,10 @@ namespace penk {
 namespace {
 
 
-// For each roll r, the keep chosen with n rerolls left: the first keep in
-// DiceSpace::SubKeeps order whose TurnValues::KeepValue is the roll's value
-// -- exactly RankActions' stable ranking. SolveTurn's roll value is a running
-// maximum of these same numbers, so the comparison is exact.
+// For each roll r, the keep chosen with n rerolls left: TurnValues::BestKeep,
+// the front of RankActions' ranking.
 void BestKeeps(const TurnValues& t, int n, int16_t* out) {
-  const DiceSpace& space = DiceSpace::Get();
-  for (int r = 0; r < kNumRolls; ++r) {
-    const double target = t.roll[n][r];
-    out[r] = static_cast<int16_t>(r + kNumKeepsBelowSix);
-    for (int16_t k : space.SubKeeps(r))
-      if ((k < kNumKeepsBelowSix ? t.keep[n - 1][k] : t.roll[0][r]) == target) {
-        out[r] = k;
-        break;
-      }
-  }
+  for (int r = 0; r < kNumRolls; ++r) out[r] = static_cast<int16_t>(t.BestKeep(n, r));
 }
 
 class Optimal : public TurnPolicy {

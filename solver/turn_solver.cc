@@ -61,6 +61,19 @@ inline void Stage(const Links& l, const V* final, V* lattice, V* best) {
 
 }  // namespace
 
+int TurnValues::BestKeep(int n, int roll_index) const {
+  const DiceSpace& space = DiceSpace::Get();
+  int best = -1, best_size = -1;
+  double best_value = kIllegal;
+  for (int16_t k : space.SubKeeps(roll_index)) {  // ascending: lower faces first in a size
+    const double v = KeepValue(n, roll_index, k);
+    const int size = space.keep(k).size();
+    if (best < 0 || v > best_value || (v == best_value && size > best_size))
+      best = k, best_size = size, best_value = v;
+  }
+  return best;
+}
+
 void SolveTurn(TurnValues& t) {
   const Links& l = Links::Get();
   double lattice[kNumKeeps + 1], best[kNumKeeps + 1];

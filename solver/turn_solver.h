@@ -42,6 +42,13 @@ struct TurnValues {
   double KeepValue(int n, int roll_index, int k) const {
     return k >= kNumKeepsBelowSix ? roll[0][roll_index] : keep[n - 1][k];
   }
+  // The keep to play from roll r with n >= 1 rerolls left: the best value
+  // (exactly roll[n][r]); among equal values, stopping (R2.2), then the keep
+  // that rerolls the fewest dice, then lower faces (canonical keep order):
+  // what a player asking for advice expects.
+  // The advisor (RankActions) and the exact score distributions break ties
+  // this way; the AIs keep their own, measured rules (docs/AI.md).
+  int BestKeep(int n, int roll_index) const;
 };
 
 // Fills t.roll[1..2], t.keep and t.start from t.roll[0].

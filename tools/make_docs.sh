@@ -32,8 +32,9 @@ reroll left) and the last roll (the marking, R3).
 - **value**: the expected final score after that choice, playing optimally on.
 - **second**, **margin**: the runner-up and how much worse it is. A margin of
   0 is a tie, mostly between mirror-image choices (`11` and `22` are worth the
-  same on the empty sheet, since the score depends on the row only, R1.2);
-  ties list the lower face first, as `penk hint` does.
+  same on the empty sheet, since the score depends on the row only, R1.2).
+  Ties rank as in `penk hint`: stopping first, then the keep that rerolls the
+  fewest dice, then lower faces (mirror images can differ in the last bits).
 
 Reproduce one table with, e.g.,
 `penk strategy --sheet ...../...../...../...../..... --rerolls 2 --format md`
