@@ -88,6 +88,19 @@ struct HintArgs {
   int turns = -1;
 };
 
+// The heading of a ranking's action column: what is being chosen.
+const char* ChoiceHeading(int rerolls, const std::vector<RankedAction>& ranked) {
+  if (rerolls > 0) return "keep";
+  return ranked.front().action.kind == Action::kFail ? "failure" : "marking";
+}
+
+// An action as a table shows it: keeping all six dice is stopping (R2.2).
+std::string ShownAction(const Action& action, int rerolls) {
+  std::string name = FormatAction(action);
+  if (rerolls > 0 && action.keep.size() == kDice) name += " (stop)";
+  return name;
+}
+
 // With opponents: expert's estimate of the probability of winning for each
 // ranked action (solver/win_ranking.h), the actions re-ranked by it.
 std::vector<double> ExpertEstimates(const HintArgs& a, const Sheet& sheet, const Dice& roll,
@@ -127,13 +140,10 @@ void RunMultiplayerHint(const HintArgs& a, const Sheet& sheet, const Dice& roll,
   std::printf("ranked by expert's estimate of the probability of winning%s; value: expected "
               "final score (solitaire-optimal)\n",
               a.last_round ? " (last round: exact)" : "");
-  const char* what = a.rerolls > 0 ? "keep" : ranked.front().action.kind == Action::kFail
-                                                 ? "failure"
-                                                 : "marking";
+  const char* what = ChoiceHeading(a.rerolls, ranked);
   std::printf("%4s  %-12s %8s %12s\n", "rank", what, "win", "value");
   for (size_t i = 0; i < shown; ++i) {
-    std::string name = FormatAction(ranked[i].action);
-    if (a.rerolls > 0 && ranked[i].action.keep.size() == kDice) name += " (stop)";
+    const std::string name = ShownAction(ranked[i].action, a.rerolls);
     std::printf("%4zu  %-12s %7.2f%% %12.6f\n", i + 1, name.c_str(), 100 * win[i],
                 ranked[i].value);
   }
@@ -162,13 +172,10 @@ void RunHint(const HintArgs& a) {
   }
   std::printf("sheet %s  roll %s  rerolls left %d\n", FormatSheet(sheet).c_str(),
               FormatDice(roll).c_str(), a.rerolls);
-  const char* what = a.rerolls > 0 ? "keep" : ranked.front().action.kind == Action::kFail
-                                                 ? "failure"
-                                                 : "marking";
+  const char* what = ChoiceHeading(a.rerolls, ranked);
   std::printf("%4s  %-12s %12s %10s\n", "rank", what, "value", "loss");
   for (size_t i = 0; i < shown; ++i) {
-    std::string name = FormatAction(ranked[i].action);
-    if (a.rerolls > 0 && ranked[i].action.keep.size() == kDice) name += " (stop)";
+    const std::string name = ShownAction(ranked[i].action, a.rerolls);
     std::printf("%4zu  %-12s %12.6f %10.6f\n", i + 1, name.c_str(), ranked[i].value,
                 ranked.front().value - ranked[i].value);
   }
