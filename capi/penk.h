@@ -35,7 +35,7 @@
 extern "C" {
 #endif
 
-#define PENK_API_VERSION 1
+#define PENK_API_VERSION 2
 
 /* Status codes; the same numbers as the protocol's error codes. */
 typedef enum penk_status {
@@ -54,7 +54,8 @@ typedef enum penk_status {
 } penk_status;
 
 /* Game phases (penk_game_phase). */
-enum { PENK_PHASE_KEEP = 0, PENK_PHASE_MARK = 1, PENK_PHASE_OVER = 2 };
+enum { PENK_PHASE_KEEP = 0, PENK_PHASE_MARK = 1, PENK_PHASE_OVER = 2,
+       PENK_PHASE_ROLL = 3 /* manual dice: waiting for penk_game_roll */ };
 
 /* Longest action text (a marking like "1:1+2:2+3:3", "fail:5", a keep) + NUL. */
 #define PENK_ACTION_SIZE 24
@@ -116,7 +117,30 @@ int penk_hint_multi_json(penk_context* ctx, const char* sheet, const char* roll,
  * "human,greedy" (1 to 4). rules: NULL or e.g. "line-min=3,penk-lines=all". */
 int penk_game_create(penk_context* ctx, const char* players, const char* rules, uint64_t seed,
                      penk_game** out);
+/* The same with everything new_game takes (docs/PROTOCOL.md): `options` is
+ * a JSON object with "players" (required), "rules", "seed" (absent: random),
+ * "dice" ("engine" or "manual": the players roll physical dice and give them
+ * with penk_game_roll) and "position" (a game set up part-way: sheets,
+ * current, turns, last_round, dice, rerolls_left; checked as the protocol
+ * checks it). Unknown fields are refused (PENK_E_BAD_ARGUMENT). */
+int penk_game_create_json(penk_context* ctx, const char* options, penk_game** out);
 void penk_game_destroy(penk_game* game); /* NULL is ignored */
+/* Manual dice (PENK_PHASE_ROLL): the six dice now on the table, e.g.
+ * "11335J"; they must contain the dice kept (PENK_E_ILLEGAL_ACTION). */
+int penk_game_roll(penk_game* game, const char* dice);
+/* Takes back the last decision or roll (PENK_E_ILLEGAL_ACTION at the start).
+ * With engine dice the same dice come again. */
+int penk_game_undo(penk_game* game);
+/* The advisor for the player to move, everything taken from the game (as the
+ * protocol's hint with "game"): JSON with "actions" ranked, "value" the
+ * expected final score, "win" the estimated chance to win with opponents.
+ * top = 0: every action. */
+int penk_game_hint_json(penk_game* game, const char* table, int top, char* buf, size_t size,
+                        size_t* needed);
+/* The AI's decision with how good it is (as the protocol's best_action):
+ * JSON {"action","player","level","value","rank"[,"win"],"applied"}. */
+int penk_game_best_action_json(penk_game* game, const char* level, int apply, char* buf,
+                               size_t size, size_t* needed);
 /* Applies the current player's decision in R7 text; a refused action
  * (PENK_E_ILLEGAL_ACTION) changes nothing. */
 int penk_game_apply(penk_game* game, const char* action);
@@ -125,7 +149,9 @@ int penk_game_apply(penk_game* game, const char* action);
  * applies it. */
 int penk_game_best_action(penk_game* game, const char* level, int apply, char* buf,
                           size_t size);
-/* The state object of the protocol (docs/PROTOCOL.md) as JSON. */
+/* The state object of the protocol (docs/PROTOCOL.md) as JSON: sheets,
+ * scores by row and column, closed columns, who crossed each cell, the
+ * history of every turn. */
 int penk_game_state_json(const penk_game* game, char* buf, size_t size, size_t* needed);
 /* Quick accessors; -1 for a NULL game or a player out of range. */
 int penk_game_players(const penk_game* game);
@@ -133,6 +159,14 @@ int penk_game_current(const penk_game* game);
 int penk_game_phase(const penk_game* game);
 int penk_game_rerolls_left(const penk_game* game);
 int penk_game_score(const penk_game* game, int player);
+
+/* --- The protocol itself. --- */
+/* One request of the engine protocol (docs/PROTOCOL.md), e.g.
+ * {"cmd":"new_game","players":["human","expert"]}: the reply object as the
+ * `penk engine` process writes it. Games made this way live in the context
+ * and are addressed by id, as in the protocol. Returns PENK_OK when the
+ * reply was written (the reply itself may be an error reply). */
+int penk_request(penk_context* ctx, const char* request, char* buf, size_t size, size_t* needed);
 
 #ifdef __cplusplus
 }

@@ -26,6 +26,9 @@ using penk::engine::Session;
 
 struct penk_context {
   std::shared_ptr<Session> session;
+  // Parses and checks penk_game_create_json's options through the protocol's
+  // new_game (one implementation of it); the game then moves to its handle.
+  std::shared_ptr<Session> scratch;
 };
 
 struct penk_game {
@@ -118,6 +121,7 @@ int penk_context_create(const char* table_dir, penk_context** out) {
     penk::engine::InstallAiTableLoader(options);
     auto ctx = std::make_unique<penk_context>();
     ctx->session = std::make_shared<Session>(options);
+    ctx->scratch = std::make_shared<Session>(options);
     *out = ctx.release();
   });
 }
@@ -132,6 +136,7 @@ int penk_context_set_build(penk_context* ctx, int allow) {
     penk::engine::InstallAiTableLoader(options);
     // Games hold the old session; the new one starts with an empty table cache.
     ctx->session = std::make_shared<Session>(options);
+    ctx->scratch = std::make_shared<Session>(options);
   });
 }
 
@@ -230,7 +235,90 @@ int penk_game_create(penk_context* ctx, const char* players, const char* rules, 
   });
 }
 
+int penk_game_create_json(penk_context* ctx, const char* options, penk_game** out) {
+  return Guard([&] {
+    Require(out, "out");
+    *out = nullptr;
+    Require(ctx, "ctx");
+    Require(options, "options");
+    nlohmann::ordered_json j = nlohmann::ordered_json::parse(options, nullptr, false);
+    if (j.is_discarded() || !j.is_object())
+      Fail(ErrorCode::kBadField, "options must be a JSON object (see new_game in docs/PROTOCOL.md)");
+    // The same fields and checks as the protocol's new_game, through it.
+    std::string reply = penk::engine::HandleLine(
+        *ctx->scratch, [&] {
+          nlohmann::ordered_json request = j;
+          request["cmd"] = "new_game";
+          return request.dump();
+        }());
+    nlohmann::ordered_json r = nlohmann::ordered_json::parse(reply);
+    if (r.contains("error")) {
+      const std::string code = r["error"]["code"];
+      for (int c = 1; c <= PENK_E_BUFFER_TOO_SMALL; ++c)
+        if (code == penk::engine::ErrorCodeName(static_cast<ErrorCode>(c)))
+          Fail(static_cast<ErrorCode>(c), r["error"]["message"]);
+      Fail(ErrorCode::kInternal, r["error"]["message"]);
+    }
+    const int id = r["result"]["game"];
+    auto game = std::make_unique<penk_game>(
+        penk_game{ctx->session, std::move(ctx->scratch->FindGame(id))});
+    ctx->scratch->CloseGame(id);
+    *out = game.release();
+  });
+}
+
 void penk_game_destroy(penk_game* game) { delete game; }
+
+int penk_game_roll(penk_game* game, const char* dice) {
+  return Guard([&] {
+    Require(game, "game");
+    Require(dice, "dice");
+    Session::Roll(game->g, dice);
+  });
+}
+
+int penk_game_undo(penk_game* game) {
+  return Guard([&] {
+    Require(game, "game");
+    Session::Undo(game->g);
+  });
+}
+
+int penk_game_hint_json(penk_game* game, const char* table, int top, char* buf, size_t size,
+                        size_t* needed) {
+  return Guard([&] {
+    Require(game, "game");
+    if (top < 0) Fail(ErrorCode::kBadField, "top must be >= 0 (0: every action)");
+    CopyOut(penk::engine::GameHintJson(*game->session, game->g, Opt(table), top).dump(), buf, size,
+            needed);
+  });
+}
+
+int penk_game_best_action_json(penk_game* game, const char* level, int apply, char* buf,
+                               size_t size, size_t* needed) {
+  return Guard([&] {
+    Require(game, "game");
+    if (!buf && size > 0) Fail(ErrorCode::kBadField, "buf must not be NULL when size > 0");
+    // Decided without applying: a too-small buffer must not leave the move applied.
+    std::string text = penk::engine::BestActionJson(*game->session, game->g, Opt(level), false).dump();
+    nlohmann::ordered_json j = nlohmann::ordered_json::parse(text);
+    if (apply) {
+      j["applied"] = true;
+      text = j.dump();
+      if (size < text.size() + 1) CopyOut(text, buf, size, needed);  // fails before applying
+      Session::Apply(game->g, j["action"].get<std::string>());
+    }
+    CopyOut(text, buf, size, needed);
+  });
+}
+
+int penk_request(penk_context* ctx, const char* request, char* buf, size_t size, size_t* needed) {
+  return Guard([&] {
+    Require(ctx, "ctx");
+    Require(request, "request");
+    CopyOut(penk::engine::HandleLine(*ctx->session, request), buf, size, needed);
+  });
+}
 
 int penk_game_apply(penk_game* game, const char* action) {
   return Guard([&] {
@@ -259,24 +347,26 @@ int penk_game_state_json(const penk_game* game, char* buf, size_t size, size_t* 
   });
 }
 
-int penk_game_players(const penk_game* game) { return game ? game->g.game.players() : -1; }
-int penk_game_current(const penk_game* game) { return game ? game->g.game.current() : -1; }
+int penk_game_players(const penk_game* game) { return game ? game->g.game().players() : -1; }
+int penk_game_current(const penk_game* game) { return game ? game->g.game().current() : -1; }
 int penk_game_phase(const penk_game* game) {
   if (!game) return -1;
-  switch (game->g.game.phase()) {
+  switch (game->g.game().phase()) {
     case penk::Phase::kKeep: return PENK_PHASE_KEEP;
     case penk::Phase::kMark: return PENK_PHASE_MARK;
     case penk::Phase::kOver: return PENK_PHASE_OVER;
+    case penk::Phase::kRoll: return PENK_PHASE_ROLL;
   }
   return -1;
 }
 int penk_game_rerolls_left(const penk_game* game) {
   if (!game) return -1;
-  return game->g.game.phase() == penk::Phase::kKeep ? game->g.game.rerolls_left() : 0;
+  const penk::Phase phase = game->g.game().phase();
+  return phase == penk::Phase::kKeep || phase == penk::Phase::kRoll ? game->g.game().rerolls_left() : 0;
 }
 int penk_game_score(const penk_game* game, int player) {
-  if (!game || player < 0 || player >= game->g.game.players()) return -1;
-  return game->g.game.Score(player);
+  if (!game || player < 0 || player >= game->g.game().players()) return -1;
+  return game->g.game().Score(player);
 }
 
 }  // extern "C"

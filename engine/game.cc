@@ -8,6 +8,7 @@
 #include "absl/strings/strip.h"
 #include "engine/dice_space.h"
 #include "engine/marking.h"
+#include "engine/position_check.h"
 #include "engine/score.h"
 
 namespace penk {
@@ -25,7 +26,8 @@ void CompletedLines(const Sheet& before, uint32_t cells, const Rules& rules, uin
   }
 }
 
-absl::StatusOr<Game> Game::Create(int players, const Rules& rules, uint64_t seed) {
+absl::StatusOr<Game> Game::Create(int players, const Rules& rules, uint64_t seed,
+                                  DiceSource source) {
   if (players < 1 || players > kMaxPlayers)
     return absl::InvalidArgumentError(
         absl::StrCat("a game has 1 to 4 players (R1.4); got ", players));
@@ -33,15 +35,133 @@ absl::StatusOr<Game> Game::Create(int players, const Rules& rules, uint64_t seed
   g.players_ = players;
   g.rules_ = rules;
   g.rng_ = Rng(seed);
+  g.source_ = source;
   g.StartTurn();
+  return g;
+}
+
+absl::StatusOr<Game> Game::FromPosition(const Position& pos, const Rules& rules, uint64_t seed,
+                                        DiceSource source) {
+  const int n = static_cast<int>(pos.sheets.size());
+  if (n < 1 || n > kMaxPlayers)
+    return absl::InvalidArgumentError(
+        absl::StrCat("a position has 1 to 4 sheets (R1.4); got ", n));
+  if (absl::Status s = CheckSheetsReachable(pos.sheets, rules); !s.ok()) return s;
+  if (pos.current < 0 || pos.current >= n)
+    return absl::InvalidArgumentError(
+        absl::StrCat("current must be a seat 0..", n - 1, "; got ", pos.current));
+  Game g;
+  g.players_ = n;
+  g.rules_ = rules;
+  g.rng_ = Rng(seed);
+  g.source_ = source;
+  g.current_ = pos.current;
+  bool ends = false;  // R5.2
+  for (int p = 0; p < n; ++p) {
+    g.sheets_[p] = pos.sheets[p];
+    ends = ends || pos.sheets[p].ClosedColumns() >= 2;
+  }
+  // A turn circles at most three cells (R3.3) and, while the sheet has a
+  // free cell, circles or crosses at least one (R3.4, R3.5).
+  auto fewest = [&](int p) { return (std::popcount(pos.sheets[p].circled) + 2) / 3; };
+  auto most = [&](int p) {
+    const Sheet& s = pos.sheets[p];
+    return s.free() == 0 ? INT32_MAX : std::popcount(s.circled | s.crossed);
+  };
+  if (pos.turns.empty()) {  // the fewest turns that fit the sheets and the seat order
+    int round = 0;
+    for (int p = 0; p < n; ++p) round = std::max(round, fewest(p) - (p < pos.current ? 1 : 0));
+    for (int p = 0; p < n; ++p) g.turns_[p] = round + (p < pos.current ? 1 : 0);
+  } else {
+    if (static_cast<int>(pos.turns.size()) != n)
+      return absl::InvalidArgumentError(absl::StrCat("turns has ", pos.turns.size(),
+                                                     " entries for ", n, " sheets"));
+    for (int p = 0; p < n; ++p) {
+      const int t = pos.turns[p];
+      if (t < 0 || t > 1000)
+        return absl::InvalidArgumentError(absl::StrCat("turns of seat ", p, " must be 0..1000; got ", t));
+      // Seats play in order: those before `current` have played this round.
+      if (t - (p < pos.current ? 1 : 0) != pos.turns[0] - (0 < pos.current ? 1 : 0))
+        return absl::InvalidArgumentError(absl::StrCat(
+            "turns do not follow the seat order: with seat ", pos.current,
+            " to move, the seats before it have played one turn more than the others (R5.2)"));
+      if (t < fewest(p) || t > most(p))
+        return absl::InvalidArgumentError(absl::StrCat(
+            "seat ", p, " cannot have played ", t, " turns with sheet ", FormatSheet(pos.sheets[p]),
+            ": a turn circles 1 to 3 cells or crosses a column (R3)"));
+      g.turns_[p] = t;
+    }
+  }
+  if (pos.last_round && *pos.last_round != ends)
+    return absl::InvalidArgumentError(
+        ends ? "last_round must be true: a sheet has two closed columns (R5.2)"
+             : "last_round must be false: no sheet has two closed columns (R5.2)");
+  g.last_round_ = ends;
+  if (ends && pos.current == 0)
+    return absl::InvalidArgumentError(
+        "this position is the end of the game: a sheet has two closed columns and the round "
+        "is complete (R5.2)");
+  if (pos.dice) {
+    if (pos.dice->size() != kDice)
+      return absl::InvalidArgumentError(
+          absl::StrCat("dice must be six dice (R2.1); got ", pos.dice->size()));
+    if (pos.rerolls_left < 0 || pos.rerolls_left > 2)
+      return absl::InvalidArgumentError(
+          absl::StrCat("rerolls_left must be 0, 1 or 2 (R2.2); got ", pos.rerolls_left));
+    if (g.sheets_[pos.current].free() == 0)
+      return absl::InvalidArgumentError(
+          "the player to move has no free cell: they do nothing, so they have no dice (R3.6)");
+    g.dice_ = *pos.dice;
+    g.rerolls_left_ = pos.rerolls_left;
+    g.phase_ = pos.rerolls_left > 0 ? Phase::kKeep : Phase::kMark;
+  } else {
+    if (pos.rerolls_left != 2)
+      return absl::InvalidArgumentError("rerolls_left is given only with dice");
+    g.StartTurn();
+  }
   return g;
 }
 
 int Game::Score(int p) const { return penk::Score(sheets_[p], rules_); }
 
+namespace {
+const char* NotMarkingReason(Phase phase) {
+  switch (phase) {
+    case Phase::kOver: return "the game is over";
+    case Phase::kRoll: return "the dice are not rolled yet: give the six dice first";
+    default: return "not time to mark: keep dice or stop first";
+  }
+}
+}  // namespace
+
 void Game::RollDice(const Dice& keep) {
+  if (source_ == DiceSource::kManual) {  // the players roll; Roll() gives the dice
+    kept_ = keep;
+    dice_ = keep;
+    phase_ = Phase::kRoll;
+    return;
+  }
   dice_ = keep;
   for (int i = keep.size(); i < kDice; ++i) ++dice_.count[rng_.Die()];
+  phase_ = rerolls_left_ > 0 ? Phase::kKeep : Phase::kMark;
+}
+
+absl::Status Game::Roll(const Dice& six) {
+  if (phase_ != Phase::kRoll)
+    return absl::FailedPreconditionError(
+        source_ == DiceSource::kEngine ? "the engine rolls the dice in this game"
+                                       : "no roll now: the dice on the table are to be kept or marked");
+  if (six.size() != kDice)
+    return absl::InvalidArgumentError(
+        absl::StrCat("a roll is six dice (R2.1); got ", six.size()));
+  if (!six.Contains(kept_))
+    return absl::InvalidArgumentError(absl::StrCat("the roll ", FormatDice(six),
+                                                   " does not contain the kept dice ",
+                                                   FormatDice(kept_), " (R2.2)"));
+  dice_ = six;
+  kept_ = Dice{};
+  phase_ = rerolls_left_ > 0 ? Phase::kKeep : Phase::kMark;
+  return absl::OkStatus();
 }
 
 void Game::StartTurn() {
@@ -50,12 +170,13 @@ void Game::StartTurn() {
     EndTurn(0, 0);
     return;
   }
-  RollDice(Dice{});  // R2.1
   rerolls_left_ = 2;
-  phase_ = Phase::kKeep;
+  RollDice(Dice{});  // R2.1
 }
 
 absl::Status Game::Keep(const Dice& keep) {
+  if (phase_ == Phase::kRoll)
+    return absl::FailedPreconditionError("the dice are not rolled yet: give the six dice first");
   if (phase_ != Phase::kKeep)
     return absl::FailedPreconditionError("no reroll now: the dice are final, choose a marking");
   if (!dice_.Contains(keep))
@@ -65,16 +186,14 @@ absl::Status Game::Keep(const Dice& keep) {
     phase_ = Phase::kMark;
     return absl::OkStatus();
   }
+  --rerolls_left_;
   RollDice(keep);
-  if (--rerolls_left_ == 0) phase_ = Phase::kMark;
   return absl::OkStatus();
 }
 
 absl::Status Game::Mark(uint32_t cells) {
   if (phase_ != Phase::kMark)
-    return absl::FailedPreconditionError(phase_ == Phase::kOver
-                                             ? "the game is over"
-                                             : "not time to mark: keep dice or stop first");
+    return absl::FailedPreconditionError(NotMarkingReason(phase_));
   for (uint32_t legal : LegalMarkings(sheets_[current_], dice_))
     if (legal == cells) {
       EndTurn(cells, 0);
@@ -87,9 +206,7 @@ absl::Status Game::Mark(uint32_t cells) {
 
 absl::Status Game::Fail(int face) {
   if (phase_ != Phase::kMark)
-    return absl::FailedPreconditionError(phase_ == Phase::kOver
-                                             ? "the game is over"
-                                             : "not time to mark: keep dice or stop first");
+    return absl::FailedPreconditionError(NotMarkingReason(phase_));
   const Sheet& s = sheets_[current_];
   if (!LegalMarkings(s, dice_).empty())
     return absl::InvalidArgumentError(absl::StrCat(
@@ -105,6 +222,11 @@ absl::Status Game::Fail(int face) {
 absl::StatusOr<Action> Game::ParseAction(absl::string_view text) const {
   text = absl::StripAsciiWhitespace(text);
   if (phase_ == Phase::kOver) return absl::FailedPreconditionError("the game is over");
+  if (phase_ == Phase::kRoll)
+    return absl::FailedPreconditionError("the dice are not rolled yet: give the six dice first");
+  if (text.empty())
+    return absl::InvalidArgumentError(
+        "an action is not empty: a keep (\"-\" keeps nothing), \"stop\", a marking or fail:v");
   if (phase_ == Phase::kKeep) {
     if (absl::AsciiStrToLower(text) == "stop") return Action::Keep(dice_);
     absl::StatusOr<Dice> keep = ParseKeep(text, dice_);

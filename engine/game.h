@@ -8,9 +8,11 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
-#include "absl/strings/string_view.h"
 #include <vector>
+
+#include "absl/strings/string_view.h"
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -28,6 +30,22 @@ enum class Phase {
   kKeep,  // the player chooses dice to keep before a reroll (R2.2)
   kMark,  // after the last roll: a marking or a failure (R3)
   kOver,  // the game has ended (R5)
+  kRoll,  // physical dice: waiting for the six dice now on the table (R2.1, R2.2)
+};
+
+// Who rolls: the engine's seeded generator, or the players at a real table
+// whose dice are then given to Game::Roll before every roll.
+enum class DiceSource { kEngine, kManual };
+
+// A game set up part-way (a real game followed from the middle, an analysis
+// position). Sheets are in seat order.
+struct Position {
+  std::vector<Sheet> sheets;
+  int current = 0;                // seat to move
+  std::vector<int> turns;         // turns each seat has played; empty: estimated
+  std::optional<bool> last_round; // R5.2; empty: as the sheets say
+  std::optional<Dice> dice;       // the dice of the turn so far; empty: the turn starts
+  int rerolls_left = 2;           // with `dice`: 0 (mark now), 1 or 2
 };
 
 // What happened in the last completed turn, for display.
@@ -43,7 +61,14 @@ struct TurnReport {
 
 class Game {
  public:
-  static absl::StatusOr<Game> Create(int players, const Rules& rules, uint64_t seed);
+  static absl::StatusOr<Game> Create(int players, const Rules& rules, uint64_t seed,
+                                     DiceSource source = DiceSource::kEngine);
+  // A game from `position`, checked: each sheet reachable, the sheets
+  // consistent with each other (engine/position_check.h), turns in seat order
+  // (R5.2: every seat before `current` has played one turn more than the
+  // others), and at least as many turns as a player needs to circle its cells.
+  static absl::StatusOr<Game> FromPosition(const Position& position, const Rules& rules,
+                                           uint64_t seed, DiceSource source = DiceSource::kEngine);
 
   int players() const { return players_; }
   const Rules& rules() const { return rules_; }
@@ -52,17 +77,24 @@ class Game {
   Phase phase() const { return phase_; }
   bool over() const { return phase_ == Phase::kOver; }
   const Dice& dice() const { return dice_; }
+  DiceSource dice_source() const { return source_; }
+  // Phase::kRoll: the dice kept, which the next six dice must contain.
+  const Dice& kept() const { return kept_; }
   int rerolls_left() const { return rerolls_left_; }
   // R5.2: some player has two closed columns; this round is the last.
   bool last_round() const { return last_round_; }
   int turns(int p) const { return turns_[p]; }
-  int round() const { return turns_[players_ - 1] + 1; }
+  // The round being played, 1-based; once the game is over, the last round played.
+  int round() const { return turns_[players_ - 1] + (over() ? 0 : 1); }
   const TurnReport& last_turn() const { return last_turn_; }
   int Score(int p) const;
 
   // R2.2: keep `keep` (a sub-multiset of the dice) and reroll the rest.
   // Keeping all six dice stops rolling.
   absl::Status Keep(const Dice& keep);
+  // Physical dice (DiceSource::kManual, Phase::kRoll): the six dice now on
+  // the table; they must contain the dice kept (R2.2).
+  absl::Status Roll(const Dice& six);
   // R3.2-R3.4: circle the cells of a legal marking.
   absl::Status Mark(uint32_t cells);
   // R3.5: cross the free cells of column `face` when no group is legal.
@@ -85,6 +117,8 @@ class Game {
   int players_ = 1;
   Rules rules_;
   Rng rng_;
+  DiceSource source_ = DiceSource::kEngine;
+  Dice kept_;  // Phase::kRoll: the dice kept before this roll
   std::array<Sheet, kMaxPlayers> sheets_{};
   std::array<int, kMaxPlayers> turns_{};
   int current_ = 0;

@@ -1,10 +1,18 @@
 #include "engine/rules.h"
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 
 namespace penk {
+namespace {
+// Long input is cut in messages: an error line stays one readable line.
+std::string Quoted(absl::string_view text) {
+  if (text.size() <= 40) return std::string(text);
+  return absl::StrCat(text.substr(0, 40), "...");
+}
+}  // namespace
 
 std::string FormatRules(const Rules& rules) {
   return absl::StrCat("line-min=", rules.line_min,
@@ -13,8 +21,22 @@ std::string FormatRules(const Rules& rules) {
 
 absl::StatusOr<Rules> ParseRules(absl::string_view text) {
   Rules rules;
-  for (absl::string_view item : absl::StrSplit(text, ',', absl::SkipWhitespace())) {
+  // The empty text is the default rules; otherwise every option is named
+  // once and nothing is empty, so a typo never falls back to a default.
+  if (absl::StripAsciiWhitespace(text).empty()) return rules;
+  bool seen_lines = false, seen_min = false;
+  for (absl::string_view item : absl::StrSplit(text, ',')) {
     item = absl::StripAsciiWhitespace(item);
+    if (item.empty())
+      return absl::InvalidArgumentError(absl::StrCat(
+          "rules text \"", Quoted(text), "\" has an empty option; expected e.g. line-min=3,penk-lines=all"));
+    const bool lines = absl::StartsWith(item, "penk-lines=");
+    if (lines ? seen_lines : seen_min && absl::StartsWith(item, "line-min="))
+      return absl::InvalidArgumentError(absl::StrCat(
+          "rules text \"", Quoted(text), "\" names ", lines ? "penk-lines" : "line-min",
+          " twice; each option at most once"));
+    seen_lines = seen_lines || lines;
+    seen_min = seen_min || absl::StartsWith(item, "line-min=");
     if (item == "penk-lines=columns") {
       rules.penk_rows = false;
     } else if (item == "penk-lines=all" || item == "penk-lines=rows,columns") {
@@ -24,8 +46,9 @@ absl::StatusOr<Rules> ParseRules(absl::string_view text) {
       rules.line_min = item[0] - '0';
     } else {
       return absl::InvalidArgumentError(absl::StrCat(
-          "rules are a comma-separated list of penk-lines=all|columns and line-min=1..5; got \"",
-          text, "\""));
+          "rules are a comma-separated list of penk-lines=all|columns and line-min=1..5 "
+          "(docs/RULES.md R4.3, R6.5); got \"",
+          Quoted(text), "\""));
     }
   }
   return rules;

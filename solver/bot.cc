@@ -111,14 +111,14 @@ absl::StatusOr<std::unique_ptr<Player>> MakeBot(absl::string_view name, const Ru
   std::string lower = absl::AsciiStrToLower(name);
   if (lower == "bot" || lower == "greedy") return std::make_unique<GreedyBot>();
   if (lower == "random") return std::make_unique<RandomBot>(seed);
-  if (lower == "optimal") return std::make_unique<OptimalPlayer>();
+  if (lower == "solitaire" || lower == "optimal") return std::make_unique<OptimalPlayer>();
   if (lower == "expert" || absl::StartsWith(lower, "expert:")) {
     absl::StatusOr<ExpertParams> params = ParseExpertName(lower);
     if (!params.ok()) return params.status();
     return std::make_unique<ExpertPlayer>(*params, lower);
   }
   return absl::InvalidArgumentError(absl::StrCat(
-      "unknown bot \"", name, "\"; known bots: bot, greedy, random, optimal, expert"));
+      "unknown bot \"", name, "\"; known bots: greedy (bot), random, solitaire (optimal), expert"));
 }
 
 }  // namespace penk

@@ -72,10 +72,28 @@ class RandomBot : public Player {
 };
 
 // The names MakeBot accepts: "bot" (the default bot, = greedy), "greedy",
-// "random", "optimal" (solitaire-optimal, solver/ai_players.h) and "expert"
+// "random", "solitaire" (= "optimal": solitaire-optimal, solver/ai_players.h) and "expert"
 // (plays to win). "expert:key=value:..." is expert with changed parameters
 // (ParseExpertName: lambda, sigma, opp, final, race), for measurements.
-inline constexpr const char* kBotNames[] = {"bot", "greedy", "random", "optimal", "expert"};
+inline constexpr const char* kBotNames[] = {"bot",     "greedy",  "random",
+                                            "solitaire", "optimal", "expert"};
+
+// The levels offered to frontends (hello, penk --help), strongest last, each
+// with what a player should know of it; `alias` is an older name still accepted.
+struct LevelInfo {
+  const char* name;
+  const char* alias;  // "" if none
+  const char* description;
+};
+inline constexpr LevelInfo kLevels[] = {
+    {"random", "", "plays any legal action at random; a baseline"},
+    {"solitaire", "optimal",
+     "maximises its own expected score as if alone (exact solitaire policy); ignores opponents "
+     "and loses most games against greedy"},
+    {"greedy", "bot", "takes the best expected score of this turn alone; quick and solid"},
+    {"expert", "", "plays to win: exact turn search valuing its score, the opponents' and the end of "
+                   "the game; the strongest level"},
+};
 
 // A bot by name (case-insensitive); `seed` seeds the random bot. Rules are
 // taken from the game at each decision; optimal and expert get their exact

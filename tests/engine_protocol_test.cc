@@ -84,15 +84,92 @@ TEST(EngineProtocol, HelloNamesVersionAndLevels) {
   EXPECT_EQ(h["seats"][0], "human");
   EXPECT_EQ(h["rules"]["default"], FormatRules(Rules{}));
   EXPECT_EQ(h["rules"]["variants"]["penk-lines"], json({"all", "columns"}));
-  EXPECT_EQ(h["commands"].size(), 9u);
+  EXPECT_EQ(h["commands"].size(), 11u);
+  // Every offered level has a one-line description; optimal is solitaire's alias.
+  ASSERT_EQ(h["level_info"].size(), std::size(kLevels));
+  for (const json& l : h["level_info"]) EXPECT_FALSE(l["description"].get<std::string>().empty()) << l;
+  EXPECT_EQ(h["level_info"][1]["name"], "solitaire");
+  EXPECT_EQ(h["level_info"][1]["aliases"], json({"optimal"}));
 }
 
 TEST(EngineProtocol, IdIsEchoedAsGiven) {
   Session s;
   EXPECT_EQ(Call(s, {{"id", "abc"}, {"cmd", "hello"}})["id"], "abc");
-  EXPECT_EQ(Call(s, {{"id", 2.5}, {"cmd", "hello"}})["id"], 2.5);
   EXPECT_TRUE(Call(s, {{"cmd", "hello"}})["id"].is_null());
   EXPECT_EQ(Call(s, {{"id", -7}, {"cmd", "nope"}})["id"], -7);
+  // Integers up to 2^53 come back exactly; anything else is refused.
+  EXPECT_EQ(Raw(s, R"({"id":9007199254740992,"cmd":"hello"})")["id"], 9007199254740992ll);
+  EXPECT_EQ(Raw(s, R"({"id":-9007199254740992,"cmd":"hello"})")["id"], -9007199254740992ll);
+  for (const char* line : {R"({"id":9007199254740993,"cmd":"hello"})",
+                           R"({"id":123456789012345678901234567890,"cmd":"hello"})",
+                           R"({"id":2.5,"cmd":"hello"})", R"({"id":null,"cmd":"hello"})",
+                           R"({"id":true,"cmd":"hello"})", R"({"id":"a\u0000b","cmd":"hello"})"}) {
+    json r = Raw(s, line);
+    EXPECT_EQ(ErrorOf(r), "bad_field") << line;
+    EXPECT_TRUE(r["id"].is_null()) << line;
+  }
+}
+
+TEST(EngineProtocol, UnknownFieldsAreRefusedByName) {
+  // A misspelt field must never give the answer for a default (issue 10).
+  Session s;
+  struct Case {
+    json request;
+    const char* field;
+  };
+  const Case cases[] = {
+      {{{"cmd", "hint"}, {"roll", "3335JJ"}, {"rerolls_left", 0}}, "rerolls_left"},
+      {{{"cmd", "hint"}, {"roll", "3335JJ"}, {"opponent", "...../...../...../...../....."}}, "opponent"},
+      {{{"cmd", "hint"}, {"roll", "3335JJ"}, {"turn", 3}}, "turn"},
+      {{{"cmd", "hint"}, {"roll", "3335JJ"}, {"lastRound", true}}, "lastRound"},
+      {{{"cmd", "value"}, {"rule", "line-min=1"}}, "rule"},
+      {{{"cmd", "new_game"}, {"players", {"human"}}, {"rule", "line-min=1"}}, "rule"},
+      {{{"cmd", "new_game"}, {"players", {"human"}}, {"Seed", 3}}, "Seed"},
+      {{{"cmd", "hello"}, {"verbose", true}}, "verbose"},
+      {{{"cmd", "new_game"}, {"players", {"human"}}, {"position", {{"sheet", {kEmptySheet}}}}},
+       "position.sheet"},
+  };
+  for (const Case& c : cases) {
+    json req = c.request;
+    req["id"] = 1;
+    json r = Call(s, req);
+    EXPECT_EQ(ErrorOf(r), "bad_field") << req;
+    const std::string message = r["error"]["message"];
+    EXPECT_NE(message.find(std::string("\"") + c.field + "\""), std::string::npos) << message;
+  }
+  // The message lists the command's fields.
+  json r = Call(s, {{"id", 1}, {"cmd", "value"}, {"rule", "x"}});
+  EXPECT_NE(r["error"]["message"].get<std::string>().find("sheet, rules, table"), std::string::npos) << r;
+  // hint with a game takes its position from the game only.
+  Call(s, {{"id", 1}, {"cmd", "new_game"}, {"players", {"human"}}, {"seed", 1}});
+  EXPECT_EQ(ErrorOf(Call(s, {{"id", 1}, {"cmd", "hint"}, {"game", 1}, {"roll", "3335JJ"}})), "bad_field");
+  EXPECT_EQ(ErrorOf(Call(s, {{"id", 1}, {"cmd", "hint"}, {"game", 2}})), "unknown_game");
+  // Fields that describe opponents need opponents.
+  for (const char* f : {"seat", "turns", "last_round"}) {
+    json req = {{"id", 1}, {"cmd", "hint"}, {"roll", "3335JJ"}};
+    req[f] = std::string(f) == "last_round" ? json(true) : json(1);
+    EXPECT_EQ(ErrorOf(Call(s, req)), "bad_field") << f;
+  }
+}
+
+TEST(EngineProtocol, EmptyActionsNulBytesAndRulesTexts) {
+  Session s;
+  Call(s, {{"id", 1}, {"cmd", "new_game"}, {"players", {"human"}}, {"seed", 1}});
+  json before = Call(s, {{"id", 1}, {"cmd", "state"}, {"game", 1}})["result"];
+  for (const char* empty : {"", "  "}) {
+    json r = Call(s, {{"id", 2}, {"cmd", "apply"}, {"game", 1}, {"action", empty}});
+    EXPECT_EQ(ErrorOf(r), "bad_field") << empty;
+  }
+  // A NUL byte in the line or inside a string is refused, not cut short.
+  EXPECT_EQ(ErrorOf(Raw(s, std::string("{\"id\":3,\"cmd\":\"hello\"}\0garbage", 34))), "bad_json");
+  EXPECT_EQ(ErrorOf(Raw(s, R"({"id":4,"cmd":"apply","game":1,"action":"-\u0000stop"})")), "bad_field");
+  EXPECT_EQ(Call(s, {{"id", 5}, {"cmd", "state"}, {"game", 1}})["result"], before);  // unchanged
+  // Rules texts: each option once, nothing empty.
+  for (const char* bad : {"line-min=3,line-min=4", ",", "line-min=3,", "penk-lines=all,penk-lines=columns",
+                          " , line-min=2"}) {
+    json r = Call(s, {{"id", 6}, {"cmd", "value"}, {"sheet", kEmptySheet}, {"rules", bad}});
+    EXPECT_EQ(ErrorOf(r), "bad_position") << bad;
+  }
 }
 
 TEST(EngineProtocol, MalformedRequests) {
@@ -157,7 +234,7 @@ TEST(EngineProtocol, NewGameStateAndApply) {
   EXPECT_EQ(r["result"]["rerolls_left"], 0);
   json before = r["result"];
   // An illegal action is refused and changes nothing.
-  for (const char* bad : {"zzz", "fail:9", "", "123456J"}) {
+  for (const char* bad : {"zzz", "fail:9", "123456J"}) {
     json e = Call(s, {{"id", 6}, {"cmd", "apply"}, {"game", game}, {"action", bad}});
     EXPECT_EQ(ErrorOf(e), "illegal_action") << bad;
     EXPECT_EQ(e["id"], 6);
@@ -213,7 +290,9 @@ TEST(EngineProtocol, GameIdErrors) {
   Session s;
   Call(s, {{"id", 1}, {"cmd", "new_game"}, {"players", {"human"}}, {"seed", 1}});
   for (const char* cmd : {"state", "apply", "best_action", "close_game"}) {
-    json base = {{"id", 1}, {"cmd", cmd}, {"action", "stop"}, {"level", "greedy"}};
+    json base = {{"id", 1}, {"cmd", cmd}};
+    if (std::string(cmd) == "apply") base["action"] = "stop";
+    if (std::string(cmd) == "best_action") base["level"] = "greedy";
     EXPECT_EQ(ErrorOf(Call(s, base)), "bad_field") << cmd;  // no game
     base["game"] = "1";
     EXPECT_EQ(ErrorOf(Call(s, base)), "bad_field") << cmd;
@@ -405,15 +484,20 @@ TEST_F(EngineTables, HintWithOpponentsEqualsPenkHintOpponent) {
   o.allow_build = false;
   InstallAiTableLoader(o);
   Session s(o);
-  const char* opponent = "o.ooo/oo.oo/ooo.o/oooo./ooo.o";
+  // A position a game can reach (R4.2): no line completed on either sheet.
+  const char* mover = "oooo./ooo.o/oo.oo/o.ooo/.oooo";
+  const char* opponent = ".oooo/o.ooo/oo.oo/ooo.o/oooo.";
+  // Two columns closed by failures: the last round (R5.2).
+  const char* closing = "xx.oo/xxo.o/xxoo./xxooo/xxooo";
   for (int rerolls : {1, 0}) {
     for (bool last_round : {false, true}) {
-      json r = Hint(s, {{"sheet", kSmallSheet}, {"roll", "12345J"}, {"rerolls", rerolls},
-                        {"opponents", {opponent}}, {"last_round", last_round}});
+      const char* opp = last_round ? closing : opponent;
+      json r = Hint(s, {{"sheet", mover}, {"roll", "12345J"}, {"rerolls", rerolls},
+                        {"opponents", {opp}}, {"last_round", last_round}});
       ASSERT_TRUE(r.contains("result")) << r;
-      json cli = json::parse(RunPenk(std::string("hint --json --sheet ") + kSmallSheet +
+      json cli = json::parse(RunPenk(std::string("hint --json --sheet ") + mover +
                                          " --roll 12345J --rerolls " + std::to_string(rerolls) +
-                                         " --opponent " + opponent +
+                                         " --opponent " + opp +
                                          (last_round ? " --last-round" : ""),
                                      "PENK_TABLE_DIR=" + dir));
       EXPECT_EQ(r["result"], cli) << rerolls << " " << last_round;
@@ -421,17 +505,17 @@ TEST_F(EngineTables, HintWithOpponentsEqualsPenkHintOpponent) {
     }
   }
   // seat and turns are passed on as --seat and --turn.
-  json r = Hint(s, {{"sheet", kSmallSheet}, {"roll", "3335JJ"}, {"rerolls", 2},
+  json r = Hint(s, {{"sheet", mover}, {"roll", "3335JJ"}, {"rerolls", 2},
                     {"opponents", {opponent, opponent}}, {"seat", 2}, {"turns", 5}, {"top", 5}});
   ASSERT_TRUE(r.contains("result")) << r;
-  json cli = json::parse(RunPenk(std::string("hint --json --sheet ") + kSmallSheet +
+  json cli = json::parse(RunPenk(std::string("hint --json --sheet ") + mover +
                                      " --roll 3335JJ --opponent " + opponent + " --opponent " +
                                      opponent + " --seat 2 --turn 5 --top 5",
                                  "PENK_TABLE_DIR=" + dir));
   EXPECT_EQ(r["result"], cli);
   // Errors of the multiplayer fields.
   auto code = [&](json f) {
-    f["sheet"] = kSmallSheet;
+    f["sheet"] = mover;
     f["roll"] = "12345J";
     return ErrorOf(Hint(s, f));
   };
@@ -440,6 +524,11 @@ TEST_F(EngineTables, HintWithOpponentsEqualsPenkHintOpponent) {
   EXPECT_EQ(code({{"opponents", {opponent}}, {"turns", -2}}), "bad_field");
   EXPECT_EQ(code({{"opponents", {opponent}}, {"turns", "5"}}), "bad_field");
   EXPECT_EQ(code({{"opponents", {"x..../...../...../...../....."}}}), "bad_position");
+  // Positions no game can reach (R4.2, R5.2): refused, naming the sheet and line.
+  json bad = Hint(s, {{"sheet", kEmptySheet}, {"roll", "3335JJ"}, {"opponents", {"ooooo/...../...../...../....."}}});
+  EXPECT_EQ(ErrorOf(bad), "bad_position");
+  EXPECT_NE(bad["error"]["message"].get<std::string>().find("row 1"), std::string::npos) << bad;
+  EXPECT_EQ(code({{"opponents", {opponent}}, {"last_round", true}}), "bad_position");
   InstallAiTableLoader(SessionOptions{});
   std::filesystem::remove_all(dir);
 }

@@ -12,10 +12,13 @@
 #include <utility>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "engine/position_check.h"
+#include "engine/score.h"
 #include "solver/bot.h"
 #include "solver/solitaire_state.h"
 #include "solver/table_cache.h"
@@ -35,15 +38,6 @@ constexpr size_t kMaxCachedTables = 6;
 
 [[noreturn]] void Fail(ErrorCode code, std::string message) {
   throw EngineError{code, std::move(message)};
-}
-
-const char* PhaseName(Phase p) {
-  switch (p) {
-    case Phase::kKeep: return "keep";
-    case Phase::kMark: return "mark";
-    case Phase::kOver: return "over";
-  }
-  return "?";
 }
 
 std::string LowerStripped(absl::string_view s) {
@@ -207,16 +201,25 @@ std::vector<double> Session::RankForWinOrFail(const Sheet& sheet, const Dice& ro
 }
 
 GameSession Session::NewGame(const std::vector<std::string>& seats, const Rules& rules,
-                             uint64_t seed) {
+                             uint64_t seed, DiceSource dice, const Position* position) {
   std::vector<std::string> checked = SeatsOrThrow(seats, Levels());
-  absl::StatusOr<Game> game = Game::Create(static_cast<int>(checked.size()), rules, seed);
-  if (!game.ok()) Fail(ErrorCode::kBadField, std::string(game.status().message()));
-  return GameSession{*std::move(game), std::move(checked), seed, {}};
+  absl::StatusOr<Game> game;
+  if (position) {
+    if (position->sheets.size() != checked.size())
+      Fail(ErrorCode::kBadPosition, absl::StrCat("the position has ", position->sheets.size(),
+                                                 " sheets for ", checked.size(), " players"));
+    game = Game::FromPosition(*position, rules, seed, dice);
+    if (!game.ok()) Fail(ErrorCode::kBadPosition, std::string(game.status().message()));
+  } else {
+    game = Game::Create(static_cast<int>(checked.size()), rules, seed, dice);
+    if (!game.ok()) Fail(ErrorCode::kBadField, std::string(game.status().message()));
+  }
+  return GameSession{GameRecord(*game), std::move(checked), seed, {}};
 }
 
 Action Session::BestAction(GameSession& g, const std::string& level_arg) {
-  if (g.game.over()) Fail(ErrorCode::kIllegalAction, "the game is over");
-  const int p = g.game.current();
+  if (g.game().over()) Fail(ErrorCode::kIllegalAction, "the game is over");
+  const int p = g.game().current();
   std::string level = LowerStripped(level_arg);
   if (level.empty()) {
     level = g.seats[p];
@@ -228,72 +231,194 @@ Action Session::BestAction(GameSession& g, const std::string& level_arg) {
   // Names MakeBot accepts beyond kBotNames (e.g. "expert:lambda=2") are
   // allowed unless the session restricts its levels.
   const bool listed = std::find(levels.begin(), levels.end(), level) != levels.end();
-  if (!listed && (!options_.levels.empty() || !MakeBot(level, g.game.rules(), 0).ok()))
+  if (!listed && (!options_.levels.empty() || !MakeBot(level, g.game().rules(), 0).ok()))
     Fail(ErrorCode::kUnknownLevel, absl::StrCat("unknown AI level \"", level_arg, "\"; known: ",
                                                 absl::StrJoin(levels, ", ")));
   std::unique_ptr<Player>& bot = g.bots[level];
   if (!bot) {
     absl::StatusOr<std::unique_ptr<Player>> made =
-        MakeBot(level, g.game.rules(), g.seed + 0x9e3779b97f4a7c15ULL * (g.bots.size() + 1));
+        MakeBot(level, g.game().rules(), g.seed + 0x9e3779b97f4a7c15ULL * (g.bots.size() + 1));
     if (!made.ok()) {
       g.bots.erase(level);
       Fail(ErrorCode::kUnknownLevel, std::string(made.status().message()));
     }
     bot = *std::move(made);
   }
-  return bot->Decide(g.game);
+  return bot->Decide(g.game());
 }
 
 void Session::Apply(GameSession& g, absl::string_view text) {
-  if (g.game.over()) Fail(ErrorCode::kIllegalAction, "the game is over");
-  absl::StatusOr<Action> action = g.game.ParseAction(text);
+  if (g.game().over()) Fail(ErrorCode::kIllegalAction, "the game is over");
+  absl::StatusOr<Action> action = g.game().ParseAction(text);
   if (!action.ok()) Fail(ErrorCode::kIllegalAction, std::string(action.status().message()));
   // Apply() checks legality before changing anything: a refused action
   // leaves the game as it was.
-  if (absl::Status s = g.game.Apply(*action); !s.ok())
+  if (absl::Status s = g.record.Apply(*action); !s.ok())
     Fail(ErrorCode::kIllegalAction, std::string(s.message()));
 }
 
+void Session::Roll(GameSession& g, absl::string_view text) {
+  if (g.game().over()) Fail(ErrorCode::kIllegalAction, "the game is over");
+  if (g.game().dice_source() != DiceSource::kManual)
+    Fail(ErrorCode::kIllegalAction,
+         "the engine rolls the dice in this game; start it with \"dice\":\"manual\" to give them");
+  if (g.game().phase() != Phase::kRoll)
+    Fail(ErrorCode::kIllegalAction, "no roll now: the dice on the table are to be kept or marked");
+  absl::StatusOr<Dice> dice = ParseRoll(text);
+  if (!dice.ok()) Fail(ErrorCode::kBadPosition, std::string(dice.status().message()));
+  if (absl::Status s = g.record.Roll(*dice); !s.ok())
+    Fail(ErrorCode::kIllegalAction, std::string(s.message()));
+}
+
+void Session::Undo(GameSession& g) {
+  if (absl::Status s = g.record.Undo(); !s.ok())
+    Fail(ErrorCode::kIllegalAction, std::string(s.message()));
+}
+
+std::vector<RankedAction> Session::HintForGame(const GameSession& g, const std::string& table_path,
+                                               std::vector<double>& win, bool with_win) {
+  const Game& game = g.game();
+  if (game.over()) Fail(ErrorCode::kIllegalAction, "the game is over");
+  if (game.phase() == Phase::kRoll)
+    Fail(ErrorCode::kIllegalAction, "the dice are not rolled yet: give the six dice first");
+  const int me = game.current();
+  const Sheet& sheet = game.sheet(me);
+  const int rerolls = game.phase() == Phase::kKeep ? game.rerolls_left() : 0;
+  std::vector<RankedAction> ranked = Hint(sheet, game.dice(), rerolls, game.rules(), table_path);
+  win.clear();
+  if (game.players() > 1 && with_win) {
+    std::vector<Sheet> opponents;
+    for (int i = 1; i < game.players(); ++i) opponents.push_back(game.sheet((me + i) % game.players()));
+    win = RankForWinOrFail(sheet, game.dice(), rerolls, game.rules(), opponents, game.last_round(),
+                           me + 1, game.turns(me), ranked);
+  }
+  return ranked;
+}
+
+namespace {
+
+json CellList(uint32_t cells) {
+  json out = json::array();
+  for (int c = 0; c < kRows * kColumns; ++c)
+    if (cells >> c & 1) out.push_back(absl::StrCat(CellFace(c), ":", CellSize(c)));
+  return out;
+}
+
+json LineList(uint32_t bits) {
+  json out = json::array();
+  for (int i = 1; i <= 5; ++i)
+    if (bits >> (i - 1) & 1) out.push_back(i);
+  return out;
+}
+
+// The sheet's crossed cells by cause, shaped like the sheet (R7.3): `.` not
+// crossed, `f` by the owner's failure (R3.5), `0`-`3` by that seat's PENK
+// (R4.2), `?` crossed before the game was followed (a set-up position).
+std::string CrossingsText(const GameRecord& record, int p) {
+  const std::array<int, kRows * kColumns> by = record.CrossedBy(p);
+  std::string out;
+  for (int k = 1; k <= kRows; ++k) {
+    if (k > 1) out += '/';
+    for (int v = 1; v <= kColumns; ++v) {
+      const int who = by[CellIndex(v, k)];
+      out += who == kNotCrossed        ? '.'
+             : who == kCrossedByFailure ? 'f'
+             : who == kCrossedBefore    ? '?'
+                                        : static_cast<char>('0' + who);
+    }
+  }
+  return out;
+}
+
+json TurnJson(const TurnRecord& t, int players) {
+  json turn = {{"player", t.player}};
+  if (t.passed) {
+    turn["passed"] = true;  // R3.6
+    return turn;
+  }
+  json rolls = json::array(), keeps = json::array();
+  for (const Dice& d : t.rolls) rolls.push_back(FormatDice(d));
+  for (const Dice& d : t.keeps) keeps.push_back(FormatDice(d));
+  turn["rolls"] = rolls;
+  turn["keeps"] = keeps;
+  turn["stopped"] = t.stopped;
+  if (!t.done) return turn;  // the turn in progress
+  if (t.circled) turn["marking"] = FormatMarking(t.circled);
+  if (t.failed_column) {
+    turn["failure"] = t.failed_column;
+    turn["crossed_by_failure"] = CellList(t.crossed_by_failure);
+  }
+  turn["penk_rows"] = LineList(t.penk_rows);
+  turn["penk_columns"] = LineList(t.penk_columns);
+  json crossed = json::array();
+  for (int p = 0; p < players; ++p)
+    if (t.crossed_by_penk[p]) crossed.push_back({{"player", p}, {"cells", CellList(t.crossed_by_penk[p])}});
+  turn["crossed_by_penk"] = crossed;
+  turn["last_round_started"] = t.last_round_started;
+  return turn;
+}
+
+const char* PhaseName(Phase p) {
+  switch (p) {
+    case Phase::kRoll: return "roll";
+    case Phase::kKeep: return "keep";
+    case Phase::kMark: return "mark";
+    case Phase::kOver: return "over";
+  }
+  return "?";
+}
+
+}  // namespace
+
 json Session::StateJson(const GameSession& g) {
-  const Game& game = g.game;
+  const Game& game = g.game();
   json players = json::array();
   int best = -1;
   for (int p = 0; p < game.players(); ++p) {
     const Sheet& s = game.sheet(p);
+    const ScoreBreakdown score = ScoreSheet(s, game.rules());
+    json closed = json::array();
+    for (int v = 1; v <= kColumns; ++v)
+      if (s.ColumnClosed(v)) closed.push_back(v);
     players.push_back({{"seat", g.seats[p]},
                        {"sheet", FormatSheet(s)},
-                       {"score", game.Score(p)},
+                       {"crossings", CrossingsText(g.record, p)},
+                       {"score", score.total},
+                       {"row_scores", score.row},
+                       {"column_scores", score.column},
                        {"turns", game.turns(p)},
-                       {"closed_columns", s.ClosedColumns()}});
-    best = std::max(best, game.Score(p));
+                       {"closed_columns", closed}});
+    best = std::max(best, score.total);
   }
+  const bool rolling = game.phase() == Phase::kKeep || game.phase() == Phase::kMark;
   json state = {{"rules", FormatRules(game.rules())},
                 {"seed", g.seed},
+                {"dice_source", game.dice_source() == DiceSource::kManual ? "manual" : "engine"},
                 {"players", players},
-                {"current", game.current()},
+                {"current", game.over() ? json(nullptr) : json(game.current())},
                 {"phase", PhaseName(game.phase())},
-                {"dice", game.over() ? "" : FormatDice(game.dice())},
-                {"rerolls_left", game.phase() == Phase::kKeep ? game.rerolls_left() : 0},
+                {"dice", rolling ? FormatDice(game.dice()) : ""},
+                {"rerolls_left", game.phase() == Phase::kMark || game.over() ? 0 : game.rerolls_left()},
                 {"last_round", game.last_round()},
                 {"round", game.round()}};
+  if (game.phase() == Phase::kRoll) state["kept"] = FormatDice(game.kept());
   json legal = json::array();
   for (const Action& a : game.LegalActions()) legal.push_back(FormatAction(a));
   state["legal_actions"] = legal;
+  state["undo_steps"] = g.record.steps();
   const TurnReport& t = game.last_turn();
   if (t.player >= 0) {
     json last = {{"player", t.player}, {"dice", FormatDice(t.final_dice)}};
     if (t.circled) last["marking"] = FormatMarking(t.circled);
     if (t.failed_column) last["failed_column"] = t.failed_column;
-    json rows = json::array(), cols = json::array();
-    for (int i = 1; i <= 5; ++i) {
-      if (t.penk_rows >> (i - 1) & 1) rows.push_back(i);
-      if (t.penk_columns >> (i - 1) & 1) cols.push_back(i);
-    }
-    last["penk_rows"] = rows;
-    last["penk_columns"] = cols;
+    last["penk_rows"] = LineList(t.penk_rows);
+    last["penk_columns"] = LineList(t.penk_columns);
     last["last_round_started"] = t.last_round_started;
     state["last_turn"] = last;
   }
+  json history = json::array();
+  for (const TurnRecord& tr : g.record.turns()) history.push_back(TurnJson(tr, game.players()));
+  state["history"] = history;
   if (game.over()) {
     json winners = json::array();
     for (int p = 0; p < game.players(); ++p)
@@ -346,7 +471,11 @@ void InstallAiTableLoader(const SessionOptions& options) {
 
 namespace {
 
+constexpr int64_t kMaxId = int64_t{1} << 53;  // integers a JSON double holds exactly
+
 // Typed access to request fields; a missing or ill-typed field is kBadField.
+// Strings never hold a NUL byte: C callers and frontends would see less text
+// than we read.
 class Request {
  public:
   explicit Request(const json& j) : j_(j) {}
@@ -358,10 +487,18 @@ class Request {
       if (fallback) return fallback;
       Fail(ErrorCode::kBadField, absl::StrCat("missing field \"", name, "\" (a string)"));
     }
-    const json& v = j_.at(name);
-    if (!v.is_string())
-      Fail(ErrorCode::kBadField, absl::StrCat("field \"", name, "\" must be a string"));
-    return v.get<std::string>();
+    return StringOf(name, j_.at(name));
+  }
+
+  // A string that must not be empty (actions, dice).
+  std::string NonEmpty(const char* name) const {
+    std::string v = String(name);
+    if (absl::StripAsciiWhitespace(v).empty())
+      Fail(ErrorCode::kBadField, absl::StrCat("field \"", name, "\" must not be empty",
+                                              std::string(name) == "action"
+                                                  ? " (the empty keep is written \"-\")"
+                                                  : ""));
+    return v;
   }
 
   int64_t Int(const char* name, int64_t lo, int64_t hi, std::optional<int64_t> fallback) const {
@@ -369,20 +506,7 @@ class Request {
       if (fallback) return *fallback;
       Fail(ErrorCode::kBadField, absl::StrCat("missing field \"", name, "\" (an integer)"));
     }
-    const json& v = j_.at(name);
-    int64_t x = 0;
-    if (v.is_number_unsigned()) {
-      const uint64_t u = v.get<uint64_t>();
-      x = u > static_cast<uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<int64_t>(u);
-    } else if (v.is_number_integer()) {
-      x = v.get<int64_t>();
-    } else {
-      Fail(ErrorCode::kBadField, absl::StrCat("field \"", name, "\" must be an integer"));
-    }
-    if (x < lo || x > hi)
-      Fail(ErrorCode::kBadField,
-           absl::StrCat("field \"", name, "\" must be in ", lo, "..", hi, "; got ", v.dump()));
-    return x;
+    return IntOf(name, j_.at(name), lo, hi);
   }
 
   uint64_t Seed(const char* name) const {
@@ -410,8 +534,7 @@ class Request {
     const json& v = j_.at(name);
     std::vector<std::string> out;
     if (v.is_string()) {
-      for (absl::string_view part : absl::StrSplit(v.get<std::string>(), ','))
-        out.emplace_back(part);
+      for (absl::string_view part : absl::StrSplit(StringOf(name, v), ',')) out.emplace_back(part);
       return out;
     }
     if (!v.is_array())
@@ -419,9 +542,36 @@ class Request {
     for (const json& item : v) {
       if (!item.is_string())
         Fail(ErrorCode::kBadField, absl::StrCat("field \"", name, "\" must be a list of strings"));
-      out.push_back(item.get<std::string>());
+      out.push_back(StringOf(name, item));
     }
     return out;
+  }
+
+  const json& Raw(const char* name) const { return j_.at(name); }
+
+  static std::string StringOf(const char* name, const json& v) {
+    if (!v.is_string())
+      Fail(ErrorCode::kBadField, absl::StrCat("field \"", name, "\" must be a string"));
+    std::string s = v.get<std::string>();
+    if (s.find('\0') != std::string::npos)
+      Fail(ErrorCode::kBadField, absl::StrCat("field \"", name, "\" contains a NUL character"));
+    return s;
+  }
+
+  static int64_t IntOf(const char* name, const json& v, int64_t lo, int64_t hi) {
+    int64_t x = 0;
+    if (v.is_number_unsigned()) {
+      const uint64_t u = v.get<uint64_t>();
+      x = u > static_cast<uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<int64_t>(u);
+    } else if (v.is_number_integer()) {
+      x = v.get<int64_t>();
+    } else {
+      Fail(ErrorCode::kBadField, absl::StrCat("field \"", name, "\" must be an integer"));
+    }
+    if (x < lo || x > hi)
+      Fail(ErrorCode::kBadField,
+           absl::StrCat("field \"", name, "\" must be in ", lo, "..", hi, "; got ", v.dump()));
+    return x;
   }
 
  private:
@@ -440,6 +590,109 @@ json StateOf(Session& s, int id) {
   return state;
 }
 
+// "position" of new_game: {"sheets":[...],"current":i,"turns":[...],
+// "last_round":b,"dice":"...","rerolls_left":n}; unknown keys are refused.
+// One ranked action as hint prints it.
+json ActionJson(const RankedAction& a, const std::vector<double>& win, size_t i) {
+  json out = {{"action", FormatAction(a.action)}};
+  if (!win.empty()) out["win"] = RoundValue(win[i]);
+  out["value"] = RoundValue(a.value);
+  return out;
+}
+
+}  // namespace
+
+json BestActionJson(Session& s, GameSession& g, const std::string& level, bool apply) {
+  if (g.game().phase() == Phase::kRoll)
+    Fail(ErrorCode::kIllegalAction,
+         "the dice are not rolled yet: with manual dice the frontend rolls for every seat (roll)");
+  const int player = g.game().current();
+  Action a = s.BestAction(g, level);
+  std::string text = FormatAction(a);
+  json out = {{"action", text},
+              {"player", player},
+              {"level", level.empty() ? g.seats[player] : LowerStripped(level)}};
+  // How good the choice is, by the advisor's own numbers: the exact expected
+  // final score after it (solitaire-optimal play) and, for expert in a game
+  // with opponents, its estimated chance to win (the estimate expert decided
+  // by; other levels skip it: it costs what expert's decision costs). A
+  // missing table leaves them out, with the reason.
+  const std::string& used = out["level"].get_ref<const std::string&>();
+  const bool with_win = used == "expert" || absl::StartsWith(used, "expert:");
+  try {
+    std::vector<double> win;
+    std::vector<RankedAction> ranked = s.HintForGame(g, "", win, with_win);
+    for (size_t i = 0; i < ranked.size(); ++i) {
+      if (!(ranked[i].action == a)) continue;
+      json ranked_json = ActionJson(ranked[i], win, i);
+      if (ranked_json.contains("win")) out["win"] = ranked_json["win"];
+      out["value"] = ranked_json["value"];
+      out["rank"] = i + 1;  // 1: the advisor's first choice
+    }
+  } catch (const EngineError& e) {
+    if (e.code != ErrorCode::kTable && e.code != ErrorCode::kBadPosition) throw;
+    out["value"] = nullptr;
+    out["value_error"] = e.message;
+  }
+  out["applied"] = apply;
+  if (apply) Session::Apply(g, text);
+  return out;
+}
+
+json GameHintJson(Session& s, const GameSession& g, const std::string& table, int64_t top) {
+  std::vector<double> win;
+  std::vector<RankedAction> ranked = s.HintForGame(g, table, win);
+  const Game& game = g.game();
+  json out = {{"player", game.current()},
+              {"sheet", FormatSheet(game.sheet(game.current()))},
+              {"roll", FormatDice(game.dice())},
+              {"rerolls", game.phase() == Phase::kKeep ? game.rerolls_left() : 0}};
+  if (game.players() > 1) {
+    json opp = json::array();
+    for (int i = 1; i < game.players(); ++i)
+      opp.push_back(FormatSheet(game.sheet((game.current() + i) % game.players())));
+    out["opponents"] = opp;
+    out["last_round"] = game.last_round();
+  }
+  size_t shown = top > 0 ? std::min<size_t>(top, ranked.size()) : ranked.size();
+  json actions = json::array();
+  for (size_t i = 0; i < shown; ++i) actions.push_back(ActionJson(ranked[i], win, i));
+  out["actions"] = actions;
+  return out;
+}
+
+Position PositionOrThrow(const json& j) {
+  if (!j.is_object()) Fail(ErrorCode::kBadField, "field \"position\" must be an object");
+  static const char* const kKeys[] = {"sheets", "current", "turns", "last_round", "dice",
+                                      "rerolls_left"};
+  for (const auto& [key, value] : j.items()) {
+    bool known = false;
+    for (const char* k : kKeys) known = known || key == k;
+    if (!known)
+      Fail(ErrorCode::kBadField,
+           absl::StrCat("unknown field \"position.", key,
+                        "\"; a position has: sheets, current, turns, last_round, dice, rerolls_left"));
+  }
+  Request r(j);
+  Position pos;
+  for (const std::string& text : r.StringList("sheets", true)) pos.sheets.push_back(SheetOrThrow(text));
+  pos.current = static_cast<int>(r.Int("current", 0, kMaxPlayers - 1, 0));
+  if (r.Has("turns")) {
+    const json& t = r.Raw("turns");
+    if (!t.is_array()) Fail(ErrorCode::kBadField, "field \"position.turns\" must be a list of integers");
+    for (const json& x : t) pos.turns.push_back(static_cast<int>(Request::IntOf("position.turns", x, 0, 1000)));
+  }
+  if (r.Has("last_round")) pos.last_round = r.Bool("last_round", false);
+  if (r.Has("dice")) pos.dice = RollOrThrow(r.NonEmpty("dice"));
+  if (r.Has("rerolls_left")) {
+    if (!pos.dice) Fail(ErrorCode::kBadField, "field \"position.rerolls_left\" is given only with \"dice\"");
+    pos.rerolls_left = static_cast<int>(r.Int("rerolls_left", 0, 2, 2));
+  }
+  return pos;
+}
+
+namespace {
+
 json CmdNewGame(Session& s, const Request& r) {
   std::vector<std::string> players = r.StringList("players", true);
   Rules rules = RulesOrThrow(r.String("rules", ""));
@@ -452,7 +705,15 @@ json CmdNewGame(Session& s, const Request& r) {
     std::random_device rd;
     seed = (static_cast<uint64_t>(rd()) << 32) ^ rd();
   }
-  GameSession g = s.NewGame(players, rules, seed);
+  const std::string dice = r.String("dice", "engine");
+  if (dice != "engine" && dice != "manual")
+    Fail(ErrorCode::kBadField, absl::StrCat("field \"dice\" must be \"engine\" or \"manual\"; got \"",
+                                            dice.substr(0, 40), "\""));
+  std::optional<Position> position;
+  if (r.Has("position")) position = PositionOrThrow(r.Raw("position"));
+  GameSession g = s.NewGame(players, rules, seed,
+                            dice == "manual" ? DiceSource::kManual : DiceSource::kEngine,
+                            position ? &*position : nullptr);
   return StateOf(s, s.AddGame(std::move(g)));
 }
 
@@ -464,26 +725,29 @@ json CmdState(Session& s, const Request& r) {
 json CmdApply(Session& s, const Request& r) {
   const int id = GameId(r);
   GameSession& g = s.FindGame(id);
-  Session::Apply(g, r.String("action"));
+  Session::Apply(g, r.NonEmpty("action"));
+  return StateOf(s, id);
+}
+
+json CmdRoll(Session& s, const Request& r) {
+  const int id = GameId(r);
+  GameSession& g = s.FindGame(id);
+  Session::Roll(g, r.NonEmpty("dice"));
+  return StateOf(s, id);
+}
+
+json CmdUndo(Session& s, const Request& r) {
+  const int id = GameId(r);
+  Session::Undo(s.FindGame(id));
   return StateOf(s, id);
 }
 
 json CmdBestAction(Session& s, const Request& r) {
   const int id = GameId(r);
   GameSession& g = s.FindGame(id);
-  std::string level = r.String("level", "");
   const bool apply = r.Bool("apply", false);
-  const int player = g.game.current();
-  Action a = s.BestAction(g, level);
-  std::string text = FormatAction(a);
-  json out = {{"action", text},
-              {"player", player},
-              {"level", level.empty() ? g.seats[player] : LowerStripped(level)},
-              {"applied", apply}};
-  if (apply) {
-    Session::Apply(g, text);
-    out["state"] = StateOf(s, id);
-  }
+  json out = BestActionJson(s, g, r.String("level", ""), apply);
+  if (apply) out["state"] = StateOf(s, id);
   return out;
 }
 
@@ -494,37 +758,65 @@ json CmdCloseGame(Session& s, const Request& r) {
 }
 
 json CmdHint(Session& s, const Request& r) {
-  Sheet sheet = SheetOrThrow(r.String("sheet", kEmptySheet));
-  Dice roll = RollOrThrow(r.String("roll"));
-  const int rerolls = static_cast<int>(r.Int("rerolls", 0, 2, 2));
   const int64_t top = r.Int("top", 0, INT32_MAX, 0);
-  Rules rules = RulesOrThrow(r.String("rules", ""));
-  std::vector<Sheet> opponents;
-  for (const std::string& o : r.StringList("opponents", false)) opponents.push_back(SheetOrThrow(o));
-  if (opponents.size() > static_cast<size_t>(kMaxPlayers - 1))
-    Fail(ErrorCode::kBadField, absl::StrCat("at most 3 opponents (R1.4); got ", opponents.size()));
-  const bool last_round = r.Bool("last_round", false);
-  const int seat = static_cast<int>(r.Int("seat", 1, kMaxPlayers, 1));
-  const int turns = static_cast<int>(r.Int("turns", 0, 1000, -1));  // -1: estimated
-  std::vector<RankedAction> ranked = s.Hint(sheet, roll, rerolls, rules, r.String("table", ""));
+  const std::string table = r.String("table", "");
+  std::vector<RankedAction> ranked;
   std::vector<double> win;
-  if (!opponents.empty())
-    win = s.RankForWinOrFail(sheet, roll, rerolls, rules, opponents, last_round, seat, turns, ranked);
+  json out;
+  if (r.Has("game")) {
+    // Everything else comes from the game: giving it too would be two answers.
+    for (const char* f : {"sheet", "roll", "rerolls", "rules", "opponents", "last_round", "seat", "turns"})
+      if (r.Has(f))
+        Fail(ErrorCode::kBadField, absl::StrCat("field \"", f, "\" cannot be given with \"game\": "
+                                                "the hint is for the game's position"));
+    const int id = GameId(r);
+    json out = {{"game", id}};
+    out.update(GameHintJson(s, s.FindGame(id), table, top));
+    return out;
+  } else {
+    Sheet sheet = SheetOrThrow(r.String("sheet", kEmptySheet));
+    Dice roll = RollOrThrow(r.NonEmpty("roll"));
+    const int rerolls = static_cast<int>(r.Int("rerolls", 0, 2, 2));
+    Rules rules = RulesOrThrow(r.String("rules", ""));
+    std::vector<Sheet> opponents;
+    for (const std::string& o : r.StringList("opponents", false)) opponents.push_back(SheetOrThrow(o));
+    if (opponents.size() > static_cast<size_t>(kMaxPlayers - 1))
+      Fail(ErrorCode::kBadField, absl::StrCat("at most 3 opponents (R1.4); got ", opponents.size()));
+    if (opponents.empty())
+      for (const char* f : {"last_round", "seat", "turns"})
+        if (r.Has(f))
+          Fail(ErrorCode::kBadField,
+               absl::StrCat("field \"", f, "\" needs \"opponents\": it describes a game with others"));
+    const bool last_round = r.Bool("last_round", false);
+    const int seat = static_cast<int>(r.Int("seat", 1, static_cast<int64_t>(opponents.size()) + 1, 1));
+    const int turns = static_cast<int>(r.Int("turns", 0, 1000, -1));  // -1: estimated
+    if (!opponents.empty()) {
+      std::vector<Sheet> all = {sheet};
+      all.insert(all.end(), opponents.begin(), opponents.end());
+      if (absl::Status st = CheckSheetsReachable(all, rules); !st.ok())
+        Fail(ErrorCode::kBadPosition,
+             absl::StrCat(st.message(), " (sheet 1 is the mover's, then the opponents in order)"));
+      bool ends = false;
+      for (const Sheet& x : all) ends = ends || x.ClosedColumns() >= 2;
+      if (last_round && !ends)
+        Fail(ErrorCode::kBadPosition,
+             "last_round is true but no sheet has two closed columns: the last round has not "
+             "started (R5.2)");
+    }
+    ranked = s.Hint(sheet, roll, rerolls, rules, table);
+    if (!opponents.empty())
+      win = s.RankForWinOrFail(sheet, roll, rerolls, rules, opponents, last_round, seat, turns, ranked);
+    out = {{"sheet", FormatSheet(sheet)}, {"roll", FormatDice(roll)}, {"rerolls", rerolls}};
+    if (!opponents.empty()) {
+      json opp = json::array();
+      for (const Sheet& o : opponents) opp.push_back(FormatSheet(o));
+      out["opponents"] = opp;
+      out["last_round"] = last_round;
+    }
+  }
   size_t shown = top > 0 ? std::min<size_t>(top, ranked.size()) : ranked.size();
   json actions = json::array();
-  for (size_t i = 0; i < shown; ++i) {
-    json a = {{"action", FormatAction(ranked[i].action)}};
-    if (!win.empty()) a["win"] = RoundValue(win[i]);
-    a["value"] = RoundValue(ranked[i].value);
-    actions.push_back(a);
-  }
-  json out = {{"sheet", FormatSheet(sheet)}, {"roll", FormatDice(roll)}, {"rerolls", rerolls}};
-  if (!opponents.empty()) {
-    json opp = json::array();
-    for (const Sheet& o : opponents) opp.push_back(FormatSheet(o));
-    out["opponents"] = opp;
-    out["last_round"] = last_round;
-  }
+  for (size_t i = 0; i < shown; ++i) actions.push_back(ActionJson(ranked[i], win, i));
   out["actions"] = actions;
   return out;
 }
@@ -543,24 +835,49 @@ json CmdQuit(Session& s, const Request&) {
 struct Command {
   const char* name;
   Handler handler;
+  // The fields it reads besides "id" and "cmd"; any other is refused, so a
+  // misspelt field never silently gives the answer for a default.
+  std::vector<const char*> fields;
 };
 
-constexpr Command kCommands[] = {
-    {"hello", CmdHello},      {"new_game", CmdNewGame},       {"state", CmdState},
-    {"apply", CmdApply},      {"best_action", CmdBestAction}, {"close_game", CmdCloseGame},
-    {"hint", CmdHint},        {"value", CmdValue},            {"quit", CmdQuit},
-};
+const std::vector<Command>& Commands() {
+  static const std::vector<Command> commands = {
+      {"hello", CmdHello, {}},
+      {"new_game", CmdNewGame, {"players", "rules", "seed", "dice", "position"}},
+      {"state", CmdState, {"game"}},
+      {"apply", CmdApply, {"game", "action"}},
+      {"roll", CmdRoll, {"game", "dice"}},
+      {"undo", CmdUndo, {"game"}},
+      {"best_action", CmdBestAction, {"game", "level", "apply"}},
+      {"close_game", CmdCloseGame, {"game"}},
+      {"hint", CmdHint,
+       {"game", "sheet", "roll", "rerolls", "top", "rules", "opponents", "last_round", "seat",
+        "turns", "table"}},
+      {"value", CmdValue, {"sheet", "rules", "table"}},
+      {"quit", CmdQuit, {}},
+  };
+  return commands;
+}
 
 json CmdHello(Session& s, const Request&) {
   json commands = json::array();
-  for (const Command& c : kCommands) commands.push_back(c.name);
+  for (const Command& c : Commands()) commands.push_back(c.name);
   json seats = json::array({"human"});
   for (const std::string& l : s.Levels()) seats.push_back(l);
+  json info = json::array();
+  for (const LevelInfo& l : kLevels) {
+    const std::vector<std::string> allowed = s.Levels();
+    if (std::find(allowed.begin(), allowed.end(), l.name) == allowed.end()) continue;
+    json aliases = json::array();
+    if (*l.alias) aliases.push_back(l.alias);
+    info.push_back({{"name", l.name}, {"aliases", aliases}, {"description", l.description}});
+  }
   return {{"name", kEngineName},
           {"version", kEngineVersion},
           {"protocol", kProtocolVersion},
           {"commands", commands},
           {"levels", s.Levels()},
+          {"level_info", info},
           {"seats", seats},
           {"rules",
            {{"default", FormatRules(Rules{})},
@@ -577,6 +894,15 @@ std::string Dump(const json& j) {
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
+// A request's "id": a string or an integer a JSON double holds exactly, so
+// that every client gets back exactly what it sent.
+bool ValidId(const json& id) {
+  if (id.is_string()) return id.get<std::string>().find('\0') == std::string::npos;
+  if (id.is_number_unsigned()) return id.get<uint64_t>() <= static_cast<uint64_t>(kMaxId);
+  if (id.is_number_integer()) return std::llabs(id.get<int64_t>()) <= kMaxId;
+  return false;
+}
+
 }  // namespace
 
 std::string HandleLine(Session& session, absl::string_view line) {
@@ -585,6 +911,9 @@ std::string HandleLine(Session& session, absl::string_view line) {
     if (line.size() > kMaxLine)
       return Dump(ErrorReply(id, ErrorCode::kBadJson,
                              absl::StrCat("request line longer than ", kMaxLine, " bytes")));
+    if (size_t nul = line.find('\0'); nul != absl::string_view::npos)
+      return Dump(ErrorReply(id, ErrorCode::kBadJson,
+                             absl::StrCat("the line has a NUL byte at offset ", nul)));
     json request = json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
     if (request.is_discarded())
       return Dump(ErrorReply(id, ErrorCode::kBadJson, "the line is not valid JSON"));
@@ -592,15 +921,28 @@ std::string HandleLine(Session& session, absl::string_view line) {
       return Dump(ErrorReply(id, ErrorCode::kBadJson, "a request is a JSON object"));
     if (request.contains("id")) {
       const json& given = request["id"];
-      if (!given.is_string() && !given.is_number() && !given.is_null())
-        return Dump(ErrorReply(id, ErrorCode::kBadField, "\"id\" must be a number, a string or null"));
+      if (!ValidId(given))
+        return Dump(ErrorReply(id, ErrorCode::kBadField,
+                               "\"id\" must be a string or an integer within +-2^53"));
       id = given;
     }
     if (!request.contains("cmd") || !request["cmd"].is_string())
       return Dump(ErrorReply(id, ErrorCode::kBadField, "missing field \"cmd\" (a string)"));
     const std::string cmd = request["cmd"].get<std::string>();
-    for (const Command& c : kCommands) {
+    for (const Command& c : Commands()) {
       if (cmd != c.name) continue;
+      for (const auto& [key, value] : request.items()) {
+        if (key == "id" || key == "cmd") continue;
+        if (std::find_if(c.fields.begin(), c.fields.end(),
+                         [&](const char* f) { return key == f; }) != c.fields.end())
+          continue;
+        return Dump(ErrorReply(
+            id, ErrorCode::kBadField,
+            absl::StrCat("unknown field \"", key.substr(0, 40), key.size() > 40 ? "..." : "",
+                         "\" for ", c.name, "; its fields: ",
+                         c.fields.empty() ? "none" : absl::StrJoin(c.fields, ", "),
+                         " (and id, cmd)")));
+      }
       try {
         json result = c.handler(session, Request(request));
         return Dump({{"id", id}, {"result", std::move(result)}});
@@ -609,9 +951,9 @@ std::string HandleLine(Session& session, absl::string_view line) {
       }
     }
     std::vector<std::string> names;
-    for (const Command& c : kCommands) names.push_back(c.name);
+    for (const Command& c : Commands()) names.push_back(c.name);
     return Dump(ErrorReply(id, ErrorCode::kUnknownCommand,
-                           absl::StrCat("unknown command \"", cmd, "\"; known: ",
+                           absl::StrCat("unknown command \"", cmd.substr(0, 40), "\"; known: ",
                                         absl::StrJoin(names, ", "))));
   } catch (const std::bad_alloc&) {
     return Dump(ErrorReply(id, ErrorCode::kInternal, "out of memory"));

@@ -19,6 +19,7 @@
 #include "absl/strings/string_view.h"
 #include "engine/action.h"
 #include "engine/game.h"
+#include "engine/game_record.h"
 #include "engine/rules.h"
 #include "engine/sheet.h"
 #include "nlohmann/json.hpp"
@@ -28,7 +29,9 @@
 
 namespace penk::engine {
 
-inline constexpr int kProtocolVersion = 1;
+// 2: strict requests (unknown fields refused), physical dice, positions,
+// undo, history, hint by game, best_action values, level descriptions.
+inline constexpr int kProtocolVersion = 2;
 inline constexpr char kEngineName[] = "penk";
 inline constexpr char kEngineVersion[] = "0.1.0";
 
@@ -79,7 +82,8 @@ struct SessionOptions {
 // A game with its seats: "human" or an AI level per seat, and the AI
 // players created so far (by level; they keep caches between decisions).
 struct GameSession {
-  Game game;
+  GameRecord record;  // the game with its history; undo takes steps back
+  const Game& game() const { return record.game(); }
   std::vector<std::string> seats;
   uint64_t seed = 0;
   std::map<std::string, std::unique_ptr<Player>> bots;
@@ -110,12 +114,24 @@ class Session {
                                  bool last_round, int seat, int turns,
                                  std::vector<RankedAction>& ranked);
 
-  // A new game: 1-4 seats, each "human" or an AI level.
-  GameSession NewGame(const std::vector<std::string>& seats, const Rules& rules, uint64_t seed);
+  // A new game: 1-4 seats, each "human" or an AI level; from the start, or
+  // from `position` (checked: engine/position_check.h, Game::FromPosition).
+  GameSession NewGame(const std::vector<std::string>& seats, const Rules& rules, uint64_t seed,
+                      DiceSource dice = DiceSource::kEngine, const Position* position = nullptr);
   // The AI's decision for the player to move; `level` empty: the seat's level.
   Action BestAction(GameSession& g, const std::string& level);
   // Applies an action in R7 notation ("stop", a keep, a marking, fail:v).
   static void Apply(GameSession& g, absl::string_view action);
+  // The six physical dice of the next roll (games with manual dice).
+  static void Roll(GameSession& g, absl::string_view dice);
+  // Takes back the last decision or roll.
+  static void Undo(GameSession& g);
+  // What the advisor says for the player to move, everything taken from the
+  // game (sheets, opponents in turn order, seat, turns, last round): the
+  // ranking of Hint, re-ranked by RankForWinOrFail with opponents when
+  // `with_win` (`win` then filled).
+  std::vector<RankedAction> HintForGame(const GameSession& g, const std::string& table_path,
+                                        std::vector<double>& win, bool with_win = true);
   static nlohmann::ordered_json StateJson(const GameSession& g);
 
   // --- Games kept by the protocol, by id. ---
@@ -153,6 +169,18 @@ std::vector<std::string> SeatsOrThrow(const std::vector<std::string>& names,
 // Process-wide: `penk engine` calls it once; the C library at each
 // penk_context_create (the last context's folder wins).
 void InstallAiTableLoader(const SessionOptions& options);
+
+// The answers of the protocol's commands on a game, shared with the C API.
+// best_action: the AI's action for the player to move, with its expected
+// final score ("value", "rank" in the advisor's ranking, "win" with
+// opponents); applied when `apply`.
+nlohmann::ordered_json BestActionJson(Session& s, GameSession& g, const std::string& level,
+                                      bool apply);
+// hint for the game's player to move (as hint with "game").
+nlohmann::ordered_json GameHintJson(Session& s, const GameSession& g, const std::string& table,
+                                    int64_t top);
+// new_game's "position" object (engine/game.h Position); throws kBadField.
+Position PositionOrThrow(const nlohmann::ordered_json& j);
 
 // Handles one request line; returns the reply line (no newline). Never throws.
 std::string HandleLine(Session& session, absl::string_view line);
