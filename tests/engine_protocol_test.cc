@@ -533,6 +533,66 @@ TEST_F(EngineTables, HintWithOpponentsEqualsPenkHintOpponent) {
   std::filesystem::remove_all(dir);
 }
 
+TEST_F(EngineTables, HintByGameEqualsTheStatelessHintAndBestActionSaysHowGood) {
+  const std::string dir = testing::TempDir() + "penk_engine_test_bygame_" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  const std::string name = std::filesystem::path(DefaultTablePath(Rules{}, 0)).filename().string();
+  std::filesystem::copy_file(SmallTable(), dir + "/" + name,
+                             std::filesystem::copy_options::overwrite_existing);
+  SessionOptions o;
+  o.table_dir = dir;
+  o.allow_build = false;
+  InstallAiTableLoader(o);
+  Session s(o);
+  const char* mover = "oooo./ooo.o/oo.oo/o.ooo/.oooo";
+  const char* opponent = ".oooo/o.ooo/oo.oo/ooo.o/oooo.";
+  // Solitaire: a position with a roll and one reroll left.
+  json g = Call(s, {{"id", 1}, {"cmd", "new_game"}, {"players", {"human"}}, {"seed", 3},
+                    {"position", {{"sheets", {mover}}, {"dice", "12345J"}, {"rerolls_left", 1}}}});
+  ASSERT_TRUE(g.contains("result")) << g;
+  int id = g["result"]["game"];
+  json by_game = Hint(s, {{"game", id}});
+  json plain = Hint(s, {{"sheet", mover}, {"roll", "12345J"}, {"rerolls", 1}});
+  ASSERT_TRUE(by_game.contains("result")) << by_game;
+  EXPECT_EQ(by_game["result"]["actions"], plain["result"]["actions"]);
+  EXPECT_EQ(by_game["result"]["rerolls"], 1);
+  // Two players: opponents, seat and turns come from the game.
+  g = Call(s, {{"id", 2}, {"cmd", "new_game"}, {"players", {"human", "expert"}}, {"seed", 3},
+               {"position", {{"sheets", {opponent, mover}}, {"current", 1}, {"turns", {11, 10}},
+                             {"dice", "3335JJ"}, {"rerolls_left", 2}}}});
+  ASSERT_TRUE(g.contains("result")) << g;
+  id = g["result"]["game"];
+  by_game = Hint(s, {{"game", id}});
+  plain = Hint(s, {{"sheet", mover}, {"roll", "3335JJ"}, {"rerolls", 2}, {"opponents", {opponent}},
+                   {"seat", 2}, {"turns", 10}});
+  ASSERT_TRUE(by_game.contains("result")) << by_game;
+  ASSERT_TRUE(plain.contains("result")) << plain;
+  EXPECT_EQ(by_game["result"]["actions"], plain["result"]["actions"]);
+  EXPECT_EQ(by_game["result"]["opponents"], json({opponent}));
+  // best_action with expert: the hint's first action, with its numbers.
+  json best = Call(s, {{"id", 3}, {"cmd", "best_action"}, {"game", id}});
+  ASSERT_TRUE(best.contains("result")) << best;
+  const json& first = plain["result"]["actions"][0];
+  EXPECT_EQ(best["result"]["action"], first["action"]);
+  EXPECT_EQ(best["result"]["value"], first["value"]);
+  EXPECT_EQ(best["result"]["win"], first["win"]);
+  EXPECT_EQ(best["result"]["rank"], 1);
+  // Another level: its action's value and rank in the advisor's ranking.
+  best = Call(s, {{"id", 4}, {"cmd", "best_action"}, {"game", id}, {"level", "greedy"}});
+  ASSERT_TRUE(best.contains("result")) << best;
+  EXPECT_FALSE(best["result"].contains("win"));
+  bool found = false;
+  json solitaire = Hint(s, {{"sheet", mover}, {"roll", "3335JJ"}, {"rerolls", 2}});
+  for (size_t i = 0; i < solitaire["result"]["actions"].size(); ++i)
+    if (solitaire["result"]["actions"][i]["action"] == best["result"]["action"]) {
+      found = true;
+      EXPECT_EQ(best["result"]["value"], solitaire["result"]["actions"][i]["value"]);
+    }
+  EXPECT_TRUE(found) << best;
+  InstallAiTableLoader(SessionOptions{});
+  std::filesystem::remove_all(dir);
+}
+
 TEST_F(EngineTables, HintErrors) {
   const std::string table = SmallTable();
   Session s;
@@ -651,6 +711,134 @@ TEST_F(EngineTables, DefaultTableLoadsLazilyFromTableDir) {
   Session fixed(f);
   EXPECT_TRUE(Value(fixed, {{"sheet", kSmallSheet}, {"table", "/elsewhere"}}).contains("result"));
   std::filesystem::remove_all(dir);
+}
+
+TEST(EngineProtocol, PhysicalDiceUndoAndHistory) {
+  Session s;
+  json r = Call(s, {{"id", 1}, {"cmd", "new_game"}, {"players", {"human", "greedy"}}, {"dice", "manual"}});
+  ASSERT_TRUE(r.contains("result")) << r;
+  const int id = r["result"]["game"];
+  EXPECT_EQ(r["result"]["phase"], "roll");
+  EXPECT_EQ(r["result"]["dice_source"], "manual");
+  auto call = [&](json req) {
+    req["id"] = 2;
+    req["game"] = id;
+    return Call(s, req);
+  };
+  // Nothing to decide before the dice are given; the AI does not roll either.
+  EXPECT_EQ(ErrorOf(call({{"cmd", "apply"}, {"action", "stop"}})), "illegal_action");
+  EXPECT_EQ(ErrorOf(call({{"cmd", "best_action"}, {"level", "greedy"}})), "illegal_action");
+  EXPECT_EQ(ErrorOf(call({{"cmd", "roll"}, {"dice", "1234"}})), "bad_position");
+  EXPECT_EQ(ErrorOf(call({{"cmd", "roll"}, {"dice", ""}})), "bad_field");
+  r = call({{"cmd", "roll"}, {"dice", "1133j5"}});
+  ASSERT_TRUE(r.contains("result")) << r;
+  EXPECT_EQ(r["result"]["dice"], "11335J");
+  EXPECT_EQ(r["result"]["phase"], "keep");
+  r = call({{"cmd", "apply"}, {"action", "11"}});
+  EXPECT_EQ(r["result"]["phase"], "roll");
+  EXPECT_EQ(r["result"]["kept"], "11");
+  EXPECT_EQ(ErrorOf(call({{"cmd", "roll"}, {"dice", "22345J"}})), "illegal_action");  // 11 kept
+  r = call({{"cmd", "roll"}, {"dice", "111234"}});
+  ASSERT_TRUE(r.contains("result")) << r;
+  r = call({{"cmd", "apply"}, {"action", "stop"}});
+  EXPECT_EQ(r["result"]["phase"], "mark");
+  r = call({{"cmd", "apply"}, {"action", "1:3+2:1"}});
+  ASSERT_TRUE(r.contains("result")) << r;
+  EXPECT_EQ(r["result"]["current"], 1);
+  // The history so far: one finished turn, and the AI's turn waiting for dice.
+  const json& h = r["result"]["history"];
+  ASSERT_EQ(h.size(), 2u) << h;
+  EXPECT_EQ(h[0]["rolls"], json({"11335J", "111234"}));
+  EXPECT_EQ(h[0]["keeps"], json({"11"}));
+  EXPECT_EQ(h[0]["stopped"], true);
+  EXPECT_EQ(h[0]["marking"], "1:3+2:1");
+  EXPECT_EQ(h[1]["player"], 1);
+  EXPECT_EQ(h[1]["rolls"], json::array());
+  EXPECT_EQ(r["result"]["undo_steps"], 5);
+  // Undo walks back one step at a time, to the start.
+  json after_roll = call({{"cmd", "undo"}})["result"];
+  EXPECT_EQ(after_roll["phase"], "mark");
+  EXPECT_EQ(after_roll["current"], 0);
+  EXPECT_EQ(after_roll["players"][0]["sheet"], kEmptySheet);
+  for (int i = 0; i < 4; ++i) ASSERT_TRUE(call({{"cmd", "undo"}}).contains("result"));
+  r = call({{"cmd", "state"}});
+  EXPECT_EQ(r["result"]["phase"], "roll");
+  EXPECT_EQ(r["result"]["history"], json({{{"player", 0}, {"rolls", json::array()}, {"keeps", json::array()}, {"stopped", false}}}));
+  EXPECT_EQ(ErrorOf(call({{"cmd", "undo"}})), "illegal_action");
+  // Engine dice: roll is refused, and undo brings the same dice again.
+  r = Call(s, {{"id", 3}, {"cmd", "new_game"}, {"players", {"human"}}, {"seed", 9}});
+  const int e = r["result"]["game"];
+  EXPECT_EQ(ErrorOf(Call(s, {{"id", 3}, {"cmd", "roll"}, {"game", e}, {"dice", "11111J"}})), "illegal_action");
+  json first = Call(s, {{"id", 4}, {"cmd", "apply"}, {"game", e}, {"action", "-"}})["result"];
+  Call(s, {{"id", 5}, {"cmd", "undo"}, {"game", e}});
+  json again = Call(s, {{"id", 6}, {"cmd", "apply"}, {"game", e}, {"action", "-"}})["result"];
+  EXPECT_EQ(again["dice"], first["dice"]);
+  EXPECT_EQ(again, first);
+}
+
+TEST(EngineProtocol, PenkCrossingsAreShownByCause) {
+  // Seat 0 completes column 1 (R4.1); seat 1's free cells of column 1 are
+  // crossed by seat 0's PENK (R4.2), shown as "0" in its crossings.
+  Session s;
+  json r = Call(s, {{"id", 1}, {"cmd", "new_game"}, {"players", {"human", "human"}}, {"seed", 1},
+                    {"position", {{"sheets", {"o..../o..../o..../o..../.....", ".o.../..o../...../...../....."}},
+                                  {"turns", {2, 2}}, {"dice", "11111J"}, {"rerolls_left", 0}}}});
+  ASSERT_TRUE(r.contains("result")) << r;
+  const int id = r["result"]["game"];
+  r = Call(s, {{"id", 2}, {"cmd", "apply"}, {"game", id}, {"action", "1:5"}});
+  ASSERT_TRUE(r.contains("result")) << r;
+  const json& st = r["result"];
+  EXPECT_EQ(st["players"][1]["sheet"], "xo.../x.o../x..../x..../x....");
+  EXPECT_EQ(st["players"][1]["crossings"], "0..../0..../0..../0..../0....");
+  EXPECT_EQ(st["players"][1]["closed_columns"], json({1}));
+  EXPECT_EQ(st["players"][0]["column_scores"], json({19, 0, 0, 0, 0}));
+  EXPECT_EQ(st["players"][0]["row_scores"], json({0, 0, 0, 0, 0}));
+  EXPECT_EQ(st["players"][0]["score"], 19);
+  const json& turn = st["history"][0];
+  EXPECT_EQ(turn["penk_columns"], json({1}));
+  EXPECT_EQ(turn["crossed_by_penk"], json({{{"player", 1}, {"cells", {"1:1", "1:2", "1:3", "1:4", "1:5"}}}}));
+  // A failure (R3.5) is "f"; crossings from before the game was followed "?".
+  r = Call(s, {{"id", 3}, {"cmd", "new_game"}, {"players", {"human"}}, {"seed", 1},
+               {"position", {{"sheets", {"x..../x..../x..../x..../x...."}}, {"turns", {1}},
+                             {"dice", "111111"}, {"rerolls_left", 0}}}});
+  ASSERT_TRUE(r.contains("result")) << r;
+  const int solo = r["result"]["game"];
+  EXPECT_EQ(r["result"]["legal_actions"], json({"fail:2", "fail:3", "fail:4", "fail:5"}));
+  r = Call(s, {{"id", 4}, {"cmd", "apply"}, {"game", solo}, {"action", "fail:2"}});
+  ASSERT_TRUE(r.contains("result")) << r;
+  EXPECT_EQ(r["result"]["players"][0]["crossings"], "?f.../?f.../?f.../?f.../?f...");
+  EXPECT_EQ(r["result"]["history"][0]["failure"], 2);
+  EXPECT_EQ(r["result"]["phase"], "over");  // two closed columns (R5.2)
+  EXPECT_TRUE(r["result"]["current"].is_null());
+  EXPECT_EQ(r["result"]["round"], 2);  // the last round played
+  // A set-up position's earlier crossings are of unknown cause.
+  r = Call(s, {{"id", 5}, {"cmd", "new_game"}, {"players", {"human"}}, {"seed", 1},
+               {"position", {{"sheets", {"x..../x..../x..../x..../x...."}}}}});
+  ASSERT_TRUE(r.contains("result")) << r;
+  EXPECT_EQ(r["result"]["players"][0]["crossings"], "?..../?..../?..../?..../?....");
+}
+
+TEST(EngineProtocol, PositionsAreCheckedAsInAGame) {
+  Session s;
+  auto code = [&](json position, json players = {"human", "human"}) {
+    json r = Call(s, {{"id", 1}, {"cmd", "new_game"}, {"players", players}, {"position", position}});
+    return r.contains("error") ? ErrorOf(r) + ": " + r["error"]["message"].get<std::string>() : "ok";
+  };
+  EXPECT_EQ(code({{"sheets", {kEmptySheet, kEmptySheet}}}), "ok");
+  EXPECT_EQ(code({{"sheets", {kEmptySheet}}}).substr(0, 12), "bad_position");  // 1 sheet, 2 players
+  EXPECT_NE(code({{"sheets", {kEmptySheet, "ooooo/...../...../...../....."}}}).find("row 1"), std::string::npos);
+  EXPECT_EQ(code({{"sheets", {kEmptySheet, kEmptySheet}}, {"current", 4}}).substr(0, 9), "bad_field");
+  EXPECT_EQ(code({{"sheets", {kEmptySheet, kEmptySheet}}, {"rerolls_left", 1}}).substr(0, 9), "bad_field");
+  EXPECT_EQ(code({{"sheets", {kEmptySheet, kEmptySheet}}, {"turns", {1, 0}}}).substr(0, 12), "bad_position");
+  EXPECT_EQ(code({{"sheets", {kEmptySheet, kEmptySheet}}, {"last_round", true}}).substr(0, 12), "bad_position");
+  EXPECT_EQ(code({{"sheets", {kEmptySheet, kEmptySheet}}, {"dice", "1234"}}).substr(0, 12), "bad_position");
+  EXPECT_EQ(code(json::array()).substr(0, 9), "bad_field");
+  // A position with dice: the player to move decides on them.
+  json r = Call(s, {{"id", 1}, {"cmd", "new_game"}, {"players", {"human"}},
+                    {"position", {{"sheets", {kEmptySheet}}, {"dice", "3335JJ"}, {"rerolls_left", 0}}}});
+  ASSERT_TRUE(r.contains("result")) << r;
+  EXPECT_EQ(r["result"]["phase"], "mark");
+  EXPECT_EQ(r["result"]["legal_actions"].size(), 22u);  // E2b
 }
 
 TEST(EngineProtocol, Quit) {
