@@ -189,6 +189,7 @@ int penk_hint_multi_json(penk_context* ctx, const char* sheet, const char* roll,
         opp.push_back(penk::engine::SheetOrThrow(o));
     if (opp.size() > 3) Fail(ErrorCode::kBadField, "at most 3 opponents (R1.4)");
     if (turns < -1) Fail(ErrorCode::kBadField, "turns must be >= 0, or -1 to estimate");
+    if (!opp.empty()) penk::engine::CheckSheetsOrThrow(s, opp, r, last_round != 0);
     std::vector<penk::RankedAction> ranked = ctx->session->Hint(s, d, rerolls, r, Opt(table));
     std::vector<double> win;
     if (!opp.empty())

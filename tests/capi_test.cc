@@ -273,40 +273,134 @@ TEST(CApiMultiplayer, HintMultiJsonMatchesPenkHintOpponent) {
   penk_context* ctx = nullptr;
   ASSERT_EQ(penk_context_create(dir.c_str(), &ctx), PENK_OK);
   ASSERT_EQ(penk_context_set_build(ctx, 0), PENK_OK);
-  const char* opponent = "o.ooo/oo.oo/ooo.o/oooo./ooo.o";
+  // A position a game can reach (R4.2): no line completed on either sheet.
+  const char* mover = "oooo./ooo.o/oo.oo/o.ooo/.oooo";
+  const char* opponent = ".oooo/o.ooo/oo.oo/ooo.o/oooo.";
   std::vector<char> buf(1 << 16);
   size_t needed = 0;
-  ASSERT_EQ(penk_hint_multi_json(ctx, kSmallSheet, "12345J", 1, nullptr, nullptr, opponent, 0, 1,
+  ASSERT_EQ(penk_hint_multi_json(ctx, mover, "12345J", 1, nullptr, nullptr, opponent, 0, 1,
                                  -1, buf.data(), buf.size(), &needed),
             PENK_OK)
       << penk_last_error();
   json cli = json::parse(RunPenk("PENK_TABLE_DIR=" + dir, std::string("hint --json --sheet ") +
-                                                             kSmallSheet + " --roll 12345J --rerolls 1 --opponent " +
+                                                             mover + " --roll 12345J --rerolls 1 --opponent " +
                                                              opponent));
   EXPECT_EQ(json::parse(buf.data()), cli);
   // No opponents: the solitaire answer, as penk_hint_json.
   std::vector<char> solo(1 << 16);
-  ASSERT_EQ(penk_hint_multi_json(ctx, kSmallSheet, "12345J", 1, nullptr, nullptr, "", 0, 1, -1,
+  ASSERT_EQ(penk_hint_multi_json(ctx, mover, "12345J", 1, nullptr, nullptr, "", 0, 1, -1,
                                  buf.data(), buf.size(), nullptr),
             PENK_OK);
-  ASSERT_EQ(penk_hint_json(ctx, kSmallSheet, "12345J", 1, nullptr, nullptr, solo.data(),
+  ASSERT_EQ(penk_hint_json(ctx, mover, "12345J", 1, nullptr, nullptr, solo.data(),
                            solo.size(), nullptr),
             PENK_OK);
   EXPECT_STREQ(buf.data(), solo.data());
   // Errors.
-  EXPECT_EQ(penk_hint_multi_json(ctx, kSmallSheet, "12345J", 1, nullptr, nullptr, "bad", 0, 1, -1,
+  EXPECT_EQ(penk_hint_multi_json(ctx, mover, "12345J", 1, nullptr, nullptr, "bad", 0, 1, -1,
                                  buf.data(), buf.size(), nullptr),
             PENK_E_BAD_POSITION);
-  EXPECT_EQ(penk_hint_multi_json(ctx, kSmallSheet, "12345J", 1, nullptr, nullptr, opponent, 0, 3,
+  EXPECT_EQ(penk_hint_multi_json(ctx, mover, "12345J", 1, nullptr, nullptr, opponent, 0, 3,
                                  -1, buf.data(), buf.size(), nullptr),
             PENK_E_BAD_ARGUMENT);
-  EXPECT_EQ(penk_hint_multi_json(ctx, kSmallSheet, "12345J", 1, nullptr, nullptr, opponent, 0, 1,
+  EXPECT_EQ(penk_hint_multi_json(ctx, mover, "12345J", 1, nullptr, nullptr, opponent, 0, 1,
                                  -5, buf.data(), buf.size(), nullptr),
             PENK_E_BAD_ARGUMENT);
   std::string four = std::string(opponent) + "," + opponent + "," + opponent + "," + opponent;
-  EXPECT_EQ(penk_hint_multi_json(ctx, kSmallSheet, "12345J", 1, nullptr, nullptr, four.c_str(), 0,
+  EXPECT_EQ(penk_hint_multi_json(ctx, mover, "12345J", 1, nullptr, nullptr, four.c_str(), 0,
                                  1, -1, buf.data(), buf.size(), nullptr),
             PENK_E_BAD_ARGUMENT);
+  // An impossible set of sheets: the opponent's row-1 PENK would have crossed ours.
+  EXPECT_EQ(penk_hint_multi_json(ctx, "...../...../...../...../.....", "3335JJ", 2, nullptr, nullptr,
+                                 "ooooo/...../...../...../.....", 0, 1, -1, buf.data(), buf.size(),
+                                 nullptr),
+            PENK_E_BAD_POSITION);
+  EXPECT_NE(std::string(penk_last_error()).find("row 1"), std::string::npos) << penk_last_error();
+  penk_context_destroy(ctx);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CApiGames, PhysicalDicePositionsUndoHintAndRequests) {
+  const std::string dir = testing::TempDir() + "penk_capi_test_games";
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy_file(SmallTable(), dir + "/solitaire_line-min=3_penk-lines=all.penktable",
+                             std::filesystem::copy_options::overwrite_existing);
+  penk_context* ctx = nullptr;
+  ASSERT_EQ(penk_context_create(dir.c_str(), &ctx), PENK_OK);
+  ASSERT_EQ(penk_context_set_build(ctx, 0), PENK_OK);
+  std::vector<char> buf(1 << 18);
+  size_t needed = 0;
+  // Physical dice: the game waits for them; kept dice must be in the next roll.
+  penk_game* g = nullptr;
+  ASSERT_EQ(penk_game_create_json(ctx, R"({"players":["human","greedy"],"dice":"manual","seed":1})", &g),
+            PENK_OK)
+      << penk_last_error();
+  EXPECT_EQ(penk_game_phase(g), PENK_PHASE_ROLL);
+  EXPECT_EQ(penk_game_rerolls_left(g), 2);
+  EXPECT_EQ(penk_game_apply(g, "stop"), PENK_E_ILLEGAL_ACTION);
+  ASSERT_EQ(penk_game_roll(g, "3335JJ"), PENK_OK);
+  EXPECT_EQ(penk_game_phase(g), PENK_PHASE_KEEP);
+  ASSERT_EQ(penk_game_apply(g, "333"), PENK_OK);
+  EXPECT_EQ(penk_game_roll(g, "112345"), PENK_E_ILLEGAL_ACTION);
+  ASSERT_EQ(penk_game_roll(g, "333124"), PENK_OK);
+  ASSERT_EQ(penk_game_undo(g), PENK_OK);
+  EXPECT_EQ(penk_game_phase(g), PENK_PHASE_ROLL);
+  ASSERT_EQ(penk_game_state_json(g, buf.data(), buf.size(), &needed), PENK_OK);
+  json st = json::parse(buf.data());
+  EXPECT_EQ(st["kept"], "333");
+  EXPECT_EQ(st["history"][0]["rolls"], json({"3335JJ"}));
+  ASSERT_EQ(penk_game_undo(g), PENK_OK);
+  ASSERT_EQ(penk_game_undo(g), PENK_OK);
+  EXPECT_EQ(penk_game_undo(g), PENK_E_ILLEGAL_ACTION);
+  EXPECT_EQ(penk_game_roll(g, nullptr), PENK_E_BAD_ARGUMENT);
+  penk_game_destroy(g);
+  // Options are checked as new_game checks them.
+  g = nullptr;
+  EXPECT_EQ(penk_game_create_json(ctx, R"({"players":["human"],"Seed":1})", &g), PENK_E_BAD_ARGUMENT);
+  EXPECT_NE(std::string(penk_last_error()).find("Seed"), std::string::npos);
+  EXPECT_EQ(g, nullptr);
+  EXPECT_EQ(penk_game_create_json(ctx, "not json", &g), PENK_E_BAD_ARGUMENT);
+  EXPECT_EQ(penk_game_create_json(ctx, R"({"players":["human","human"],"position":{"sheets":["...../...../...../...../.....","ooooo/...../...../...../....."]}})", &g),
+            PENK_E_BAD_POSITION);
+  // A position: the hint for the player to move equals the stateless hint.
+  const char* mover = "oooo./ooo.o/oo.oo/o.ooo/.oooo";
+  ASSERT_EQ(penk_game_create_json(ctx, (std::string(R"({"players":["human"],"seed":2,"position":{"sheets":[")") +
+                                        mover + R"("],"dice":"12345J","rerolls_left":1}})").c_str(), &g),
+            PENK_OK)
+      << penk_last_error();
+  ASSERT_EQ(penk_game_hint_json(g, nullptr, 0, buf.data(), buf.size(), &needed), PENK_OK) << penk_last_error();
+  json by_game = json::parse(buf.data());
+  std::vector<char> plain(1 << 16);
+  ASSERT_EQ(penk_hint_json(ctx, mover, "12345J", 1, nullptr, nullptr, plain.data(), plain.size(), nullptr),
+            PENK_OK);
+  EXPECT_EQ(by_game["actions"], json::parse(plain.data())["actions"]);
+  EXPECT_EQ(penk_game_hint_json(g, nullptr, -1, buf.data(), buf.size(), &needed), PENK_E_BAD_ARGUMENT);
+  // best_action with its value: the value the hint gives that action.
+  ASSERT_EQ(penk_game_best_action_json(g, "greedy", 0, buf.data(), buf.size(), &needed), PENK_OK)
+      << penk_last_error();
+  json best = json::parse(buf.data());
+  bool found = false;
+  for (const json& a : by_game["actions"])
+    if (a["action"] == best["action"]) {
+      found = true;
+      EXPECT_EQ(a["value"], best["value"]);
+    }
+  EXPECT_TRUE(found) << best;
+  // Too small a buffer: nothing applied.
+  char tiny[4];
+  EXPECT_EQ(penk_game_best_action_json(g, "greedy", 1, tiny, sizeof tiny, &needed), PENK_E_BUFFER_TOO_SMALL);
+  EXPECT_EQ(penk_game_rerolls_left(g), 1);
+  ASSERT_EQ(penk_game_best_action_json(g, "greedy", 1, buf.data(), buf.size(), &needed), PENK_OK);
+  EXPECT_EQ(json::parse(buf.data())["applied"], true);
+  penk_game_destroy(g);
+  // The protocol itself, through the C door.
+  ASSERT_EQ(penk_request(ctx, R"({"id":7,"cmd":"hello"})", buf.data(), buf.size(), &needed), PENK_OK);
+  json hello = json::parse(buf.data());
+  EXPECT_EQ(hello["id"], 7);
+  EXPECT_EQ(hello["result"]["protocol"], 2);
+  ASSERT_EQ(penk_request(ctx, R"({"id":8,"cmd":"hint","roll":"3335JJ","rerolls_left":0})", buf.data(),
+                         buf.size(), &needed),
+            PENK_OK);
+  EXPECT_EQ(json::parse(buf.data())["error"]["code"], "bad_field");
   penk_context_destroy(ctx);
   std::filesystem::remove_all(dir);
 }

@@ -190,14 +190,28 @@ std::vector<double> Session::RankForWinOrFail(const Sheet& sheet, const Dice& ro
                                         std::vector<RankedAction>& ranked) {
   if (!options_.expert_hints)
     Fail(ErrorCode::kBadField, "hints with opponents are off in this session");
-  for (const Sheet& o : opponents)  // bad_position, not bad_field, for an unreachable sheet
-    if (absl::Status st = PositionOfSheet(o).status(); !st.ok())
-      Fail(ErrorCode::kBadPosition, std::string(st.message()));
+  CheckSheetsOrThrow(sheet, opponents, rules, last_round);
   WinQuery query{sheet, opponents, rules, last_round, seat, turns};
   std::vector<double> win;
   if (absl::Status st = RankForWin(query, roll, rerolls, ranked, win); !st.ok())
     Fail(ErrorCode::kBadField, std::string(st.message()));
   return win;
+}
+
+void CheckSheetsOrThrow(const Sheet& sheet, const std::vector<Sheet>& opponents, const Rules& rules,
+                        bool last_round) {
+  // Positions no game can reach get a reason, not a plausible ranking.
+  std::vector<Sheet> all = {sheet};
+  all.insert(all.end(), opponents.begin(), opponents.end());
+  if (absl::Status st = CheckSheetsReachable(all, rules); !st.ok())
+    Fail(ErrorCode::kBadPosition,
+         absl::StrCat(st.message(), " (sheet 1 is the mover's, then the opponents in order)"));
+  bool ends = false;
+  for (const Sheet& x : all) ends = ends || x.ClosedColumns() >= 2;
+  if (last_round && !ends)
+    Fail(ErrorCode::kBadPosition,
+         "last_round is true but no sheet has two closed columns: the last round has not "
+         "started (R5.2)");
 }
 
 GameSession Session::NewGame(const std::vector<std::string>& seats, const Rules& rules,
@@ -790,19 +804,7 @@ json CmdHint(Session& s, const Request& r) {
     const bool last_round = r.Bool("last_round", false);
     const int seat = static_cast<int>(r.Int("seat", 1, static_cast<int64_t>(opponents.size()) + 1, 1));
     const int turns = static_cast<int>(r.Int("turns", 0, 1000, -1));  // -1: estimated
-    if (!opponents.empty()) {
-      std::vector<Sheet> all = {sheet};
-      all.insert(all.end(), opponents.begin(), opponents.end());
-      if (absl::Status st = CheckSheetsReachable(all, rules); !st.ok())
-        Fail(ErrorCode::kBadPosition,
-             absl::StrCat(st.message(), " (sheet 1 is the mover's, then the opponents in order)"));
-      bool ends = false;
-      for (const Sheet& x : all) ends = ends || x.ClosedColumns() >= 2;
-      if (last_round && !ends)
-        Fail(ErrorCode::kBadPosition,
-             "last_round is true but no sheet has two closed columns: the last round has not "
-             "started (R5.2)");
-    }
+    if (!opponents.empty()) CheckSheetsOrThrow(sheet, opponents, rules, last_round);
     ranked = s.Hint(sheet, roll, rerolls, rules, table);
     if (!opponents.empty())
       win = s.RankForWinOrFail(sheet, roll, rerolls, rules, opponents, last_round, seat, turns, ranked);

@@ -158,6 +158,11 @@ class Session {
 Sheet SheetOrThrow(absl::string_view text);
 Dice RollOrThrow(absl::string_view text);
 Rules RulesOrThrow(absl::string_view text);
+// The mover's sheet and the opponents' as one game's sheets
+// (engine/position_check.h), and last_round only with two closed columns
+// somewhere (R5.2); throws kBadPosition naming the sheet and line.
+void CheckSheetsOrThrow(const Sheet& sheet, const std::vector<Sheet>& opponents, const Rules& rules,
+                        bool last_round);
 // "human,greedy" or a list -> validated lower-case seat names.
 std::vector<std::string> SeatsOrThrow(const std::vector<std::string>& names,
                                       const std::vector<std::string>& levels);
