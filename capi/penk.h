@@ -138,7 +138,10 @@ int penk_game_undo(penk_game* game);
 int penk_game_hint_json(penk_game* game, const char* table, int top, char* buf, size_t size,
                         size_t* needed);
 /* The AI's decision with how good it is (as the protocol's best_action):
- * JSON {"action","player","level","value","rank"[,"win"],"applied"}. */
+ * JSON {"action","player","level","value","rank"[,"win"],"applied"}. Each
+ * call asks the AI afresh (a random level may decide otherwise), so give a
+ * buffer with room to spare (4096 bytes unless the level name is longer)
+ * rather than asking for the size first. */
 int penk_game_best_action_json(penk_game* game, const char* level, int apply, char* buf,
                                size_t size, size_t* needed);
 /* Applies the current player's decision in R7 text; a refused action

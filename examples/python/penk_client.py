@@ -79,6 +79,12 @@ class PenkLibrary:
         lib.penk_game_apply.argtypes = [c_void_p, c_char_p]
         lib.penk_game_best_action.argtypes = [c_void_p, c_char_p, c_int, c_char_p, c_size_t]
         lib.penk_game_state_json.argtypes = [c_void_p, c_char_p, c_size_t, size_p]
+        lib.penk_game_create_json.argtypes = [c_void_p, c_char_p, ctypes.POINTER(c_void_p)]
+        lib.penk_game_roll.argtypes = [c_void_p, c_char_p]
+        lib.penk_game_undo.argtypes = [c_void_p]
+        lib.penk_game_hint_json.argtypes = [c_void_p, c_char_p, c_int, c_char_p, c_size_t, size_p]
+        lib.penk_game_best_action_json.argtypes = [c_void_p, c_char_p, c_int, c_char_p, c_size_t, size_p]
+        lib.penk_request.argtypes = [c_void_p, c_char_p, c_char_p, c_size_t, size_p]
         for name in ("players", "current", "phase", "rerolls_left"):
             getattr(lib, "penk_game_" + name).argtypes = [c_void_p]
         lib.penk_game_score.argtypes = [c_void_p, c_int]
@@ -134,13 +140,25 @@ class PenkLibrary:
     def new_game(self, players, rules=None, seed=0):
         return LibraryGame(self, players, rules, seed)
 
+    def new_game_with(self, **options):
+        """A game with everything new_game takes: players, rules, seed, dice, position."""
+        return LibraryGame(self, options=options)
+
+    def request(self, line):
+        """One protocol request through the C door; the reply object."""
+        return json.loads(self._text(lambda b, n, p: self.lib.penk_request(self.ctx, _s(line), b, n, p)))
+
 
 class LibraryGame:
-    def __init__(self, library, players, rules, seed):
+    def __init__(self, library, players=None, rules=None, seed=0, options=None):
         self.library, self.lib = library, library.lib
         self.handle = ctypes.c_void_p()
-        library._check(self.lib.penk_game_create(library.ctx, _s(",".join(players)), _s(rules), seed,
-                                                 ctypes.byref(self.handle)))
+        if options is not None:
+            library._check(self.lib.penk_game_create_json(library.ctx, _s(json.dumps(options)),
+                                                          ctypes.byref(self.handle)))
+        else:
+            library._check(self.lib.penk_game_create(library.ctx, _s(",".join(players)), _s(rules), seed,
+                                                     ctypes.byref(self.handle)))
 
     def close(self):
         if self.handle:
@@ -155,12 +173,30 @@ class LibraryGame:
         self.library._check(self.lib.penk_game_best_action(self.handle, _s(level), int(apply), buf, len(buf)))
         return buf.value.decode()
 
+    def best_action_json(self, level=None, apply=False):
+        # One call with room to spare: a second call would ask the AI again,
+        # and a random level may then decide otherwise.
+        buf = ctypes.create_string_buffer(1 << 16)
+        self.library._check(self.lib.penk_game_best_action_json(
+            self.handle, _s(level), int(apply), buf, len(buf), None))
+        return json.loads(buf.value.decode())
+
+    def roll(self, dice):
+        self.library._check(self.lib.penk_game_roll(self.handle, _s(dice)))
+
+    def undo(self):
+        self.library._check(self.lib.penk_game_undo(self.handle))
+
+    def hint(self, table=None, top=0):
+        return json.loads(self.library._text(
+            lambda b, n, p: self.lib.penk_game_hint_json(self.handle, _s(table), top, b, n, p)))
+
     def state(self):
         return json.loads(self.library._text(
             lambda b, n, p: self.lib.penk_game_state_json(self.handle, b, n, p)))
 
     def phase(self):
-        return ["keep", "mark", "over"][self.lib.penk_game_phase(self.handle)]
+        return ["keep", "mark", "over", "roll"][self.lib.penk_game_phase(self.handle)]
 
 
 class PenkEngine:
@@ -284,6 +320,48 @@ def selftest(penk, libpath, workdir):
             state.pop("game")
             assert game.state() == state, (game.state(), state)
         assert state["winners"], state
+        checks += 1
+
+        # Physical dice, the same through both doors; undo; hint by game.
+        import random
+        rng = random.Random(7)
+        state = engine.request("new_game", players=["human", "greedy"], seed=1, dice="manual")
+        manual_id = state.pop("game")
+        manual = lib.new_game_with(players=["human", "greedy"], seed=1, dice="manual")
+        assert manual.state() == state, (manual.state(), state)
+        steps = 0
+        while state["phase"] != "over":
+            steps += 1
+            assert steps < 3000
+            if state["phase"] == "roll":
+                kept = "" if state["kept"] == "-" else state["kept"]
+                dice = kept + "".join(rng.choice("12345J") for _ in range(6 - len(kept)))
+                state = engine.request("roll", game=manual_id, dice=dice)
+                manual.roll(dice)
+            else:
+                level = "random" if state["current"] == 0 else None
+                reply = engine.request("best_action", game=manual_id, level=level, apply=True) if level \
+                    else engine.request("best_action", game=manual_id, apply=True)
+                state = reply["state"]
+                assert manual.best_action_json(level=level, apply=True)["action"] == reply["action"]
+            state.pop("game")
+            assert manual.state() == state, (manual.state(), state)
+        for _ in range(3):
+            state = engine.request("undo", game=manual_id)
+            manual.undo()
+        state.pop("game")
+        assert manual.state() == state and state["phase"] != "over", state
+        manual.close()
+        checks += 1
+
+        # Strict requests: a misspelt field is refused by name, in both doors.
+        try:
+            engine.request("hint", roll="3335JJ", rerolls_left=0)
+            raise AssertionError("rerolls_left accepted")
+        except PenkError as e:
+            assert e.code == "bad_field" and '"rerolls_left"' in e.message, e.message
+        reply = lib.request(json.dumps({"id": "x", "cmd": "value", "rule": "line-min=1"}))
+        assert reply["id"] == "x" and reply["error"]["code"] == "bad_field", reply
         checks += 1
 
         # Errors: the engine keeps serving, the library keeps working.
