@@ -95,6 +95,17 @@ TEST_F(CliTest, ScoreExampleE3) {
   EXPECT_EQ(lines.back(), "total: 12");
 }
 
+// The breakdown as JSON, with the names of the engine's state.
+TEST_F(CliTest, ScoreJson) {
+  Result r = Run({"score", kE3, "--json"});
+  ASSERT_TRUE(r.exited);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "{\"sheet\":\"ooo.o/..o.x/....x/..o.x/....x\",\"rules\":\"line-min=3,penk-lines=all\","
+            "\"score\":12,\"row_scores\":[4,0,0,0,0],\"column_scores\":[0,0,8,0,0],"
+            "\"closed_columns\":[5]}\n");
+}
+
 // R6.5 through --rules: E3 at line-min=1 scores 22 (rows 11 + columns 11).
 TEST_F(CliTest, ScoreWithRules) {
   Result r = Run({"score", kE3, "--rules", "line-min=1"});

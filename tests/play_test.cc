@@ -16,6 +16,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "engine/dice_space.h"
 #include "engine/game.h"
 #include "engine/marking.h"
@@ -277,6 +278,38 @@ TEST(playCli, BotsPlayAWholeGameDeterministically) {
   EXPECT_EQ(a.out, b.out);
   Result c = RunPenk("play --players bot,bot --seed 8");
   EXPECT_NE(a.out, c.out);
+}
+
+// --manual-dice: the same game as with the engine's dice when the players
+// give those very dice (the bots decide alike on the same dice).
+TEST(playCli, ManualDiceReplaysTheGameOfTheSameDice) {
+  Result engine = RunPenk("play --players greedy,random --seed 3");
+  ASSERT_EQ(engine.exit_code, 0) << engine.err;
+  std::string dice, marks;
+  for (absl::string_view line : absl::StrSplit(engine.out, '\n')) {
+    if (absl::ConsumePrefix(&line, "roll ")) {
+      const size_t colon = line.find(": ");
+      absl::StrAppend(&dice, line.substr(colon + 2, 6), "\n");
+    }
+    if (line.find(" marks ") != absl::string_view::npos || line.find(" fails ") != absl::string_view::npos)
+      absl::StrAppend(&marks, line, "\n");
+  }
+  ASSERT_GT(Lines(dice), 10);
+  Result manual = RunPenk("play --players greedy,random --seed 3 --manual-dice", dice);
+  ASSERT_EQ(manual.exit_code, 0) << manual.err;
+  std::string manual_marks;
+  for (absl::string_view line : absl::StrSplit(manual.out, '\n'))
+    if (line.find(" marks ") != absl::string_view::npos || line.find(" fails ") != absl::string_view::npos)
+      absl::StrAppend(&manual_marks, line, "\n");
+  EXPECT_EQ(manual_marks, marks);
+  EXPECT_EQ(manual.out.substr(manual.out.find("final scores")),
+            engine.out.substr(engine.out.find("final scores")));
+  // A roll without the kept dice is refused and asked again (R2.2).
+  Result refused = RunPenk("play --players human --seed 1 --manual-dice",
+                           "3335JJ\n333\n112345\n33312J\nq\n");
+  EXPECT_NE(refused.out.find("refused: the roll 112345 does not contain the kept dice 333"),
+            std::string::npos)
+      << refused.out;
 }
 
 TEST(playCli, OtherBotsAndRules) {

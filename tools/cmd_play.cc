@@ -43,12 +43,14 @@
 namespace penk::cli {
 namespace {
 
-constexpr const char* kSeatNames[] = {"human", "bot", "greedy", "random", "optimal", "expert"};
-constexpr char kAllowedNames[] = "human, bot, greedy, random, optimal, expert";
+constexpr const char* kSeatNames[] = {"human",     "bot",     "greedy", "random",
+                                      "solitaire", "optimal", "expert"};
+constexpr char kAllowedNames[] = "human, bot, greedy, random, solitaire (= optimal), expert";
 
 struct PlayArgs {
   std::string players, rules;
   uint64_t seed = 0;
+  bool manual_dice = false;
 };
 
 struct Seat {
@@ -256,6 +258,30 @@ std::optional<std::string> ReadLine() {
   std::exit(1);
 }
 
+// Physical dice (--manual-dice): asks for the six dice on the table, for
+// every seat (the AIs decide, the players roll for them), until they are
+// a legal roll (six dice containing the ones kept, R2.2).
+void GiveDice(Game& game, const std::vector<Seat>& seats) {
+  while (game.phase() == Phase::kRoll) {
+    const Dice kept = game.kept();
+    std::printf("%s: the six dice rolled%s? (e.g. 11335J; q quit) > ",
+                Label(seats, game.current()).c_str(),
+                kept.size() ? absl::StrCat(", with ", FormatDice(kept), " kept").c_str() : "");
+    std::fflush(stdout);
+    std::optional<std::string> line = ReadLine();
+    if (!line) EndOfInput(game, seats);
+    if (!isatty(STDIN_FILENO)) std::printf("%s\n", line->c_str());
+    if (absl::AsciiStrToLower(*line) == "q") {
+      std::printf("game abandoned in round %d\n", game.round());
+      std::fflush(stdout);
+      std::exit(0);
+    }
+    absl::StatusOr<Dice> dice = ParseRoll(*line);
+    absl::Status status = dice.ok() ? game.Roll(*dice) : dice.status();
+    if (!status.ok()) std::printf("  refused: %s\n", std::string(status.message()).c_str());
+  }
+}
+
 // Prompts a human until a legal decision is applied. Returns it.
 Action HumanTurn(Game& game, const std::vector<Seat>& seats) {
   const int p = game.current();
@@ -369,7 +395,8 @@ void RunPlay(const PlayArgs& a, bool seed_given) {
       seat.bot = OrFail(MakeBot(names[i], rules, seed ^ (0x9e3779b97f4a7c15ULL * (i + 1))));
     seats.push_back(std::move(seat));
   }
-  Game game = OrFail(Game::Create(static_cast<int>(seats.size()), rules, seed));
+  Game game = OrFail(Game::Create(static_cast<int>(seats.size()), rules, seed,
+                                  a.manual_dice ? DiceSource::kManual : DiceSource::kEngine));
 
   std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
   std::printf("rules %s\n", FormatRules(rules).c_str());
@@ -382,6 +409,7 @@ void RunPlay(const PlayArgs& a, bool seed_given) {
     std::printf("\n--- round %d: %s ---\n", game.round(), Label(seats, p).c_str());
     PrintSheets(game, seats);
     int roll_number = 1;
+    GiveDice(game, seats);
     std::printf("%s\n", RollLine(game, roll_number).c_str());
 
     // R2.2: keeps until the dice are final.
@@ -393,6 +421,7 @@ void RunPlay(const PlayArgs& a, bool seed_given) {
       } else {
         std::printf("%s keeps %s%s\n", Label(seats, p).c_str(), FormatDice(action.keep).c_str(),
                     action.keep.size() == 0 ? " (rerolls all six)" : "");
+        GiveDice(game, seats);
         std::printf("%s\n", RollLine(game, ++roll_number).c_str());
       }
     }
@@ -458,11 +487,14 @@ void RegisterPlay(CLI::App& app) {
       "play", "play a game in the terminal: humans (stdin) against AIs (? shows the advisor)");
   play->add_option("--players", args->players,
                    "1-4 comma-separated players from human, bot (= greedy), greedy, random, "
-                   "optimal, expert; e.g. human,expert")
+                   "solitaire (= optimal), expert; e.g. human,expert")
       ->required();
   CLI::Option* seed = play->add_option("--seed", args->seed,
                                        "random seed (default: from the clock; printed first)");
   AddRulesOption(play, &args->rules);
+  play->add_flag("--manual-dice", args->manual_dice,
+                 "physical dice: before every roll, type the six dice on the table (for every "
+                 "seat: the AIs decide, you roll for them)");
   play->callback([args, seed] { RunPlay(*args, seed->count() > 0); });
 }
 

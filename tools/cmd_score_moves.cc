@@ -4,6 +4,7 @@
 
 #include "engine/marking.h"
 #include "engine/score.h"
+#include "nlohmann/json.hpp"
 #include "tools/cli_common.h"
 
 namespace penk::cli {
@@ -11,12 +12,23 @@ namespace {
 
 struct ScoreArgs {
   std::string sheet, rules;
+  bool json = false;
 };
 
 void RunScore(const ScoreArgs& a) {
   Sheet sheet = OrFail(ParseSheet(a.sheet));
   Rules rules = OrFail(ParseRules(a.rules));
   ScoreBreakdown s = ScoreSheet(sheet, rules);
+  if (a.json) {  // the names of a player in the engine's state (docs/PROTOCOL.md)
+    nlohmann::ordered_json closed = nlohmann::ordered_json::array();
+    for (int v = 1; v <= kColumns; ++v)
+      if (sheet.ColumnClosed(v)) closed.push_back(v);
+    nlohmann::ordered_json out = {{"sheet", FormatSheet(sheet)},   {"rules", FormatRules(rules)},
+                                  {"score", s.total},              {"row_scores", s.row},
+                                  {"column_scores", s.column},     {"closed_columns", closed}};
+    std::printf("%s\n", out.dump().c_str());
+    return;
+  }
   for (int k = 1; k <= kRows; ++k)
     std::printf("row %d (%d points a cell): %d circled -> %d\n", k, kRowPoints[k - 1],
                 std::popcount(sheet.circled & RowMask(k)), s.row[k - 1]);
@@ -47,6 +59,8 @@ void RegisterScoreAndMoves(CLI::App& app) {
   s->add_option("sheet", score->sheet, "sheet in R7.3 notation, e.g. ooo.o/..o.x/....x/..o.x/....x")
       ->required();
   AddRulesOption(s, &score->rules);
+  s->add_flag("--json", score->json,
+              "one JSON object: score, row_scores, column_scores, closed_columns (as the engine's state)");
   s->callback([score] { RunScore(*score); });
 
   auto moves = std::make_shared<MovesArgs>();
