@@ -51,7 +51,18 @@ bool NamesTableLevel(const char* text) {
   if (!text) return false;
   std::string lower(text);
   for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return lower.find("optimal") != std::string::npos || lower.find("expert") != std::string::npos;
+  return lower.find("optimal") != std::string::npos || lower.find("expert") != std::string::npos ||
+         lower.find("solitaire") != std::string::npos;
+}
+
+// penk_request lines must not name files or opponents (whose blocked rows
+// need other tables) either.
+bool NamesTableOrOpponents(const char* text) {
+  if (!text) return false;
+  std::string lower(text);
+  for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return NamesTableLevel(text) || lower.find("table") != std::string::npos ||
+         lower.find("opponents") != std::string::npos || lower.find("\\u") != std::string::npos;
 }
 
 void CheckStatus(int status) {
@@ -88,7 +99,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // Table argument: never an arbitrary path.
     const char* tables[] = {nullptr, table_path.c_str(), "/nonexistent.penktable"};
     const char* table = tables[op >> 6 < 3 ? op >> 6 : 0];
-    switch (op % 12) {
+    switch (op % 16) {
       case 0: {
         double v;
         const char* sheet = in.Str(&a);
@@ -184,6 +195,44 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const char* levels[] = {"greedy", "random", "bot"};
         for (int i = in.Byte() % 16; i > 0 && penk_game_phase(g) != PENK_PHASE_OVER; --i)
           CheckStatus(penk_game_best_action(g, levels[i % 3], 1, buf, sizeof buf));
+        break;
+      }
+      case 12: {  // new_game's options: dice, position
+        if (games.size() >= 4) break;
+        const char* options = in.Str(&a);
+        if (NamesTableOrOpponents(options)) break;
+        penk_game* g = nullptr;
+        CheckStatus(penk_game_create_json(ctx, options, &g));
+        if (g) games.push_back(g);
+        break;
+      }
+      case 13: {  // physical dice and undo
+        if (games.empty()) break;
+        penk_game* g = games[in.Byte() % games.size()];
+        if (in.Byte() & 1) CheckStatus(penk_game_roll(g, in.Str(&a)));
+        else CheckStatus(penk_game_undo(g));
+        break;
+      }
+      case 14: {  // hint by game, best_action with its value
+        if (games.empty()) break;
+        penk_game* g = games[in.Byte() % games.size()];
+        size_t needed = 0;
+        const size_t sz = in.Byte() % 2 ? sizeof buf : in.Byte() * 8;
+        if (in.Byte() & 1) {
+          CheckStatus(penk_game_hint_json(g, table, static_cast<int8_t>(in.Byte()), buf, sz, &needed));
+        } else {
+          const char* level = in.Str(&a);
+          if (!NamesTableLevel(level))
+            CheckStatus(penk_game_best_action_json(g, level, in.Byte() & 1, buf, sz, &needed));
+        }
+        break;
+      }
+      case 15: {  // the protocol through the C door
+        const char* line = in.Str(&a);
+        if (NamesTableOrOpponents(line)) break;
+        size_t needed = 0;
+        const size_t sz = in.Byte() % 2 ? sizeof buf : in.Byte() * 8;
+        CheckStatus(penk_request(ctx, line, buf, sz, &needed));
         break;
       }
     }
