@@ -394,7 +394,7 @@ TEST_F(EngineTables, HintWithOpponentsEqualsPenkHintOpponent) {
   // Multiplayer hint (issue 4's `penk hint --opponent`): ranked by expert's
   // estimated win probability. Expert's tables come through the table cache
   // from a table folder holding the small table under the default name, for
-  // the engine (InstallAiTableLoader) and the CLI (PENK_TABLE_DIR) alike.
+  // the engine (its session's table cache) and the CLI (PENK_TABLE_DIR) alike.
   const std::string dir = testing::TempDir() + "penk_engine_test_mp_" + std::to_string(getpid());
   std::filesystem::create_directories(dir);
   const std::string name = std::filesystem::path(DefaultTablePath(Rules{}, 0)).filename().string();
@@ -403,7 +403,6 @@ TEST_F(EngineTables, HintWithOpponentsEqualsPenkHintOpponent) {
   SessionOptions o;
   o.table_dir = dir;
   o.allow_build = false;
-  InstallAiTableLoader(o);
   Session s(o);
   const char* opponent = "o.ooo/oo.oo/ooo.o/oooo./ooo.o";
   for (int rerolls : {1, 0}) {
@@ -440,7 +439,6 @@ TEST_F(EngineTables, HintWithOpponentsEqualsPenkHintOpponent) {
   EXPECT_EQ(code({{"opponents", {opponent}}, {"turns", -2}}), "bad_field");
   EXPECT_EQ(code({{"opponents", {opponent}}, {"turns", "5"}}), "bad_field");
   EXPECT_EQ(code({{"opponents", {"x..../...../...../...../....."}}}), "bad_position");
-  InstallAiTableLoader(SessionOptions{});
   std::filesystem::remove_all(dir);
 }
 

@@ -18,22 +18,19 @@
 namespace penk {
 namespace {
 
-class SimulateTest : public ::testing::Test {
- protected:
-  // Tables that solve nothing: optimal and expert fall back on the score,
-  // enough to test the tournament machinery quickly.
-  static void SetUpTestSuite() {
-    ClearTableCache();
-    SetTableLoader([](const Rules& rules, uint32_t blocked) -> absl::StatusOr<SolitaireTable> {
-      return SolitaireTable(rules, 0, std::vector<double>(kNumSolitaireStates, std::nan("")),
-                            blocked);
-    });
-  }
-  static void TearDownTestSuite() {
-    ClearTableCache();
-    SetTableLoader(nullptr);
-  }
-};
+class SimulateTest : public ::testing::Test {};
+
+// Tables that solve nothing: optimal and expert fall back on the score,
+// enough to test the tournament machinery quickly.
+std::shared_ptr<TableCache> NothingSolved() {
+  static const std::shared_ptr<TableCache> tables =
+      std::make_shared<TableCache>([](const TableKey& key) -> absl::StatusOr<SolitaireTable> {
+        return SolitaireTable(key.rules, 0,
+                              std::vector<double>(kNumSolitaireStates, std::nan("")),
+                              key.blocked_rows);
+      });
+  return tables;
+}
 
 SimulationOptions Options(std::vector<std::string> players, int64_t games, int threads) {
   SimulationOptions o;
@@ -41,6 +38,7 @@ SimulationOptions Options(std::vector<std::string> players, int64_t games, int t
   o.games = games;
   o.seed = 42;
   o.threads = threads;
+  o.tables = NothingSolved();
   return o;
 }
 
