@@ -173,18 +173,38 @@ absl::Status WriteTable(const SolitaireTable& table, const std::string& path) {
   return WriteTableFile(h, table.values(), path);
 }
 
+// A new file beside `path`: unnamed if the file system can, else
+// TableTempPath(path) (*named set). -1 with errno on failure.
+int OpenNewTableFile(const std::string& path, bool* named) {
+  *named = false;
+  int fd = ::open(FolderOf(path).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+  if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
+    *named = true;  // the file system has no O_TMPFILE: a named one, removed on failure
+    fd = ::open(TableTempPath(path).c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
+  }
+  return fd;
+}
+
+absl::Status CheckTableWritable(const std::string& path) {
+  bool named;
+  const int fd = OpenNewTableFile(path, &named);
+  if (fd < 0)
+    return absl::UnavailableError(absl::StrCat("cannot write a table file in ", FolderOf(path),
+                                               ": ", std::strerror(errno)));
+  ::close(fd);
+  if (named) ::unlink(TableTempPath(path).c_str());
+  return absl::OkStatus();
+}
+
 absl::Status WriteTableFile(const TableHeader& h, const std::vector<double>& values,
                             const std::string& path) {
   RemoveStaleTemps(path);
   const std::string folder = FolderOf(path);
   const std::string tmp = TableTempPath(path);
   // An unnamed file first: a writer killed now leaves nothing behind.
-  bool unnamed = true;
-  int raw = ::open(folder.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
-  if (raw < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
-    unnamed = false;  // the file system has no O_TMPFILE: a named one, removed on failure
-    raw = ::open(tmp.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
-  }
+  bool named;
+  const int raw = OpenNewTableFile(path, &named);
+  const bool unnamed = !named;
   if (raw < 0)
     return absl::UnavailableError(absl::StrCat("cannot write a table file in ", folder, ": ",
                                                std::strerror(errno)));

@@ -64,6 +64,10 @@ absl::Status WriteTableFile(const TableHeader& header, const std::vector<double>
                             const std::string& path);
 
 absl::Status WriteTable(const SolitaireTable& table, const std::string& path);
+// Whether a table can be written at `path` (its folder takes a new file),
+// tried for real and left as it was: commands check it before a build of
+// seconds, so that a read-only folder is said at once, with the reason.
+absl::Status CheckTableWritable(const std::string& path);
 // Reads a table and checks that it is for `rules` and `blocked_rows`. Errors:
 // NotFound (no such file), PermissionDenied, FailedPrecondition (not a
 // regular file, or cannot be opened: the reason), InvalidArgument (not a PENK

@@ -54,6 +54,7 @@ void RunTablesBuildAll(const TableArgs& a, const Rules& rules) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw UsageError{absl::StrCat("cannot create the table folder ", dir, ": ", ec.message())};
+  OrFail(CheckTableWritable(TablePathIn(dir, rules, 0)));
   const std::vector<uint32_t> sets = BlockedRowSets(rules);
   int built = 0, kept = 0;
   for (size_t i = 0; i < sets.size(); ++i) {
@@ -82,8 +83,10 @@ void RunTablesBuild(const TableArgs& a) {
   const uint32_t blocked = ParseBlockedRows(a.blocked);
   std::string path = a.out.empty() ? DefaultTablePath(rules, blocked) : a.out;
   std::error_code ec;
-  if (auto dir = std::filesystem::path(path).parent_path(); !dir.empty())
-    std::filesystem::create_directories(dir, ec);
+  std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  std::filesystem::create_directories(dir, ec);
+  OrFail(CheckTableWritable(path));  // before a build of seconds, not after
   SolitaireTable table = BuildTableWithProgress(rules, a.max_free, true, blocked);
   OrFail(WriteTable(table, path));
   std::printf("rules: %s\nstates: %lld\n", FormatRules(rules).c_str(),
