@@ -80,6 +80,27 @@ TEST_F(SimulateTest, SharesSumToOneAndSeatsRotate) {
   EXPECT_GT(four.players[0].win_rate, four.players[1].win_rate);
 }
 
+TEST_F(SimulateTest, BoundsAndTableErrorsAreStatuses) {
+  EXPECT_EQ(Simulate(Options({"greedy"}, kMaxSimulatedGames + 1, 1)).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_FALSE(Simulate(Options({"greedy"}, 10, 0)).ok());
+  EXPECT_FALSE(Simulate(Options({"greedy"}, 10, kMaxSimulationThreads + 1)).ok());
+  EXPECT_TRUE(Simulate(Options({"greedy"}, 10, kMaxSimulationThreads)).ok());
+  // optimal and expert need tables: without a cache, or when the cache
+  // cannot give one, the tournament reports it instead of ending the process.
+  SimulationOptions no_cache = Options({"optimal", "greedy"}, 10, 1);
+  no_cache.tables = nullptr;
+  EXPECT_EQ(Simulate(no_cache).status().code(), absl::StatusCode::kFailedPrecondition);
+  SimulationOptions refused = Options({"expert", "greedy"}, 10, 2);
+  refused.tables = std::make_shared<TableCache>(
+      [](const TableKey&) -> absl::StatusOr<SolitaireTable> {
+        return absl::NotFoundError("no table at /x (building tables is off)");
+      });
+  absl::StatusOr<SimulationResult> r = Simulate(refused);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("no table at /x"), absl::string_view::npos) << r.status();
+}
+
 TEST_F(SimulateTest, SolitaireAndBadInput) {
   SimulationResult solo = *Simulate(Options({"greedy"}, 50, 1));
   EXPECT_EQ(solo.players[0].win_rate, 1.0);
