@@ -18,12 +18,21 @@
  *  - Handles are opaque. A context holds the value tables it has loaded; a
  *    game keeps its context alive, so destroying the context first is safe.
  *    One handle must not be used by two threads at once; distinct handles may.
+ *    The library knows its live handles: a destroyed (or never created)
+ *    handle is refused with PENK_E_BAD_ARGUMENT (the int accessors return
+ *    -1), and destroying it again is ignored.
  *  - No C++ exception ever leaves the library.
  *  - Tables: a request needing one loads it on first use (and caches it in
  *    the context) from `table` if given, else from the context's table folder
  *    (penk_context_create; NULL: $PENK_TABLE_DIR, else tables/ beside
  *    libpenk.so). A missing default table is built there (about 10 s) unless
- *    penk_context_set_build(ctx, 0) was called; a named table is only read.
+ *    penk_context_set_build(ctx, 0) was called, in which case the request
+ *    fails with PENK_E_TABLE naming the file (AI moves and hints with
+ *    opponents included: they need the tables of the sheets' blocked rows);
+ *    a named table is only read, never created. Each context has its own
+ *    folder, build setting and table cache (at most 256 MB of tables, least
+ *    recently used dropped; penk_context_set_table_cache_mb): nothing is
+ *    shared between contexts.
  */
 #ifndef PENK_CAPI_PENK_H_
 #define PENK_CAPI_PENK_H_
@@ -80,8 +89,12 @@ const char* penk_last_error(void);
 /* --- Contexts: table cache and settings. --- */
 int penk_context_create(const char* table_dir, penk_context** out);
 void penk_context_destroy(penk_context* ctx); /* NULL is ignored */
-/* allow = 0: a missing default table is an error (PENK_E_TABLE) instead of built. */
+/* allow = 0: a missing default table is an error (PENK_E_TABLE) instead of
+ * built, from now on, for this context and its games. */
 int penk_context_set_build(penk_context* ctx, int allow);
+/* Memory for the context's tables (14.5 MB each), 1..1048576 MB (default
+ * 256); least recently used tables are dropped past it. */
+int penk_context_set_table_cache_mb(penk_context* ctx, size_t megabytes);
 
 /* --- Stateless advisor (solitaire-optimal, R7 inputs). --- */
 /* Optimal expected final score from the start of a turn on `sheet` (NULL:
@@ -114,7 +127,10 @@ int penk_hint_multi_json(penk_context* ctx, const char* sheet, const char* roll,
 
 /* --- Games. --- */
 /* players: comma-separated seats, each "human" or an AI level, e.g.
- * "human,greedy" (1 to 4). rules: NULL or e.g. "line-min=3,penk-lines=all". */
+ * "human,greedy" (1 to 4). rules: NULL or e.g. "line-min=3,penk-lines=all".
+ * seed: the dice (every value, 0 included, is a fixed seed: same seed, same
+ * game). At most 8 distinct AI levels per game in penk_game_best_action
+ * (PENK_E_LIMIT past that). */
 int penk_game_create(penk_context* ctx, const char* players, const char* rules, uint64_t seed,
                      penk_game** out);
 /* The same with everything new_game takes (docs/PROTOCOL.md): `options` is
@@ -124,6 +140,10 @@ int penk_game_create(penk_context* ctx, const char* players, const char* rules, 
  * current, turns, last_round, dice, rerolls_left; checked as the protocol
  * checks it). Unknown fields are refused (PENK_E_BAD_ARGUMENT). */
 int penk_game_create_json(penk_context* ctx, const char* options, penk_game** out);
+/* The same with a random seed, as the engine's new_game without "seed"
+ * (penk_game_state_json reports it). */
+int penk_game_create_random(penk_context* ctx, const char* players, const char* rules,
+                            penk_game** out);
 void penk_game_destroy(penk_game* game); /* NULL is ignored */
 /* Manual dice (PENK_PHASE_ROLL): the six dice now on the table, e.g.
  * "11335J"; they must contain the dice kept (PENK_E_ILLEGAL_ACTION). */

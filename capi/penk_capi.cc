@@ -11,8 +11,11 @@
 #include <exception>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <new>
+#include <random>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "absl/strings/str_split.h"
@@ -26,9 +29,6 @@ using penk::engine::Session;
 
 struct penk_context {
   std::shared_ptr<Session> session;
-  // Parses and checks penk_game_create_json's options through the protocol's
-  // new_game (one implementation of it); the game then moves to its handle.
-  std::shared_ptr<Session> scratch;
 };
 
 struct penk_game {
@@ -39,6 +39,32 @@ struct penk_game {
 namespace {
 
 thread_local std::string last_error;
+
+// Every live handle, so that a destroyed, never created or foreign pointer is
+// refused (PENK_E_BAD_ARGUMENT, or -1 from the accessors) instead of being
+// used: a lookup under a lock per call is cheap next to any real work.
+struct Handles {
+  std::mutex mutex;
+  std::unordered_set<const void*> live;
+};
+Handles& TheHandles() {
+  static Handles* handles = new Handles;  // never destroyed: used until the process ends
+  return *handles;
+}
+void Register(const void* h) {
+  std::lock_guard<std::mutex> lock(TheHandles().mutex);
+  TheHandles().live.insert(h);
+}
+// Removes `h`; false if it was not live (then it must not be freed).
+bool Unregister(const void* h) {
+  std::lock_guard<std::mutex> lock(TheHandles().mutex);
+  return TheHandles().live.erase(h) > 0;
+}
+bool IsLive(const void* h) {
+  if (!h) return false;
+  std::lock_guard<std::mutex> lock(TheHandles().mutex);
+  return TheHandles().live.count(h) > 0;
+}
 
 [[noreturn]] void Fail(ErrorCode code, std::string message) {
   throw EngineError{code, std::move(message)};
@@ -64,6 +90,14 @@ int Guard(F&& body) {
 
 void Require(const void* p, const char* what) {
   if (!p) Fail(ErrorCode::kBadField, std::string(what) + " must not be NULL");
+}
+
+// A handle argument: not NULL, and created by this library and not destroyed.
+void RequireLive(const void* h, const char* what) {
+  Require(h, what);
+  if (!IsLive(h))
+    Fail(ErrorCode::kBadField,
+         std::string(what) + " is not a live handle (destroyed, or not made by libpenk)");
 }
 
 std::string Opt(const char* s, const char* fallback = "") { return s ? s : fallback; }
@@ -118,32 +152,41 @@ int penk_context_create(const char* table_dir, penk_context** out) {
     *out = nullptr;
     penk::engine::SessionOptions options;
     options.table_dir = table_dir && *table_dir ? table_dir : LibraryTableDir();
-    penk::engine::InstallAiTableLoader(options);
+    // Each context has its own session and table cache: its folder and build
+    // setting are used for its games only.
     auto ctx = std::make_unique<penk_context>();
     ctx->session = std::make_shared<Session>(options);
-    ctx->scratch = std::make_shared<Session>(options);
+    Register(ctx.get());
     *out = ctx.release();
   });
 }
 
-void penk_context_destroy(penk_context* ctx) { delete ctx; }
+void penk_context_destroy(penk_context* ctx) {
+  if (ctx && Unregister(ctx)) delete ctx;
+}
 
 int penk_context_set_build(penk_context* ctx, int allow) {
   return Guard([&] {
-    Require(ctx, "ctx");
-    penk::engine::SessionOptions options = ctx->session->options();
-    options.allow_build = allow != 0;
-    penk::engine::InstallAiTableLoader(options);
-    // Games hold the old session; the new one starts with an empty table cache.
-    ctx->session = std::make_shared<Session>(options);
-    ctx->scratch = std::make_shared<Session>(options);
+    RequireLive(ctx, "ctx");
+    // The same session: its games follow the new setting; loaded tables stay.
+    ctx->session->SetAllowBuild(allow != 0);
+  });
+}
+
+int penk_context_set_table_cache_mb(penk_context* ctx, size_t megabytes) {
+  return Guard([&] {
+    RequireLive(ctx, "ctx");
+    if (megabytes < 1 || megabytes > penk::TableCache::kMaxCapMegabytes)
+      Fail(ErrorCode::kBadField, "megabytes must be 1.." +
+                                     std::to_string(penk::TableCache::kMaxCapMegabytes));
+    ctx->session->tables()->SetCap(megabytes << 20);
   });
 }
 
 int penk_value(penk_context* ctx, const char* sheet, const char* rules, const char* table,
                double* value) {
   return Guard([&] {
-    Require(ctx, "ctx");
+    RequireLive(ctx, "ctx");
     Require(value, "value");
     penk::Sheet s = penk::engine::SheetOrThrow(Opt(sheet, "...../...../...../...../....."));
     penk::Rules r = penk::engine::RulesOrThrow(Opt(rules));
@@ -155,7 +198,7 @@ int penk_hint(penk_context* ctx, const char* sheet, const char* roll, int reroll
               const char* rules, const char* table, penk_ranked_action* actions,
               size_t capacity, size_t* count) {
   return Guard([&] {
-    Require(ctx, "ctx");
+    RequireLive(ctx, "ctx");
     Require(roll, "roll");
     Require(count, "count");
     if (capacity > 0) Require(actions, "actions");
@@ -178,7 +221,7 @@ int penk_hint_multi_json(penk_context* ctx, const char* sheet, const char* roll,
                          int last_round, int seat, int turns, char* buf, size_t size,
                          size_t* needed) {
   return Guard([&] {
-    Require(ctx, "ctx");
+    RequireLive(ctx, "ctx");
     Require(roll, "roll");
     penk::Sheet s = penk::engine::SheetOrThrow(Opt(sheet, "...../...../...../...../....."));
     penk::Dice d = penk::engine::RollOrThrow(roll);
@@ -226,12 +269,13 @@ int penk_game_create(penk_context* ctx, const char* players, const char* rules, 
   return Guard([&] {
     Require(out, "out");
     *out = nullptr;
-    Require(ctx, "ctx");
+    RequireLive(ctx, "ctx");
     Require(players, "players");
     std::vector<std::string> seats = absl::StrSplit(players, ',');
     penk::Rules r = penk::engine::RulesOrThrow(Opt(rules));
     auto game = std::make_unique<penk_game>(
         penk_game{ctx->session, ctx->session->NewGame(seats, r, seed)});
+    Register(game.get());
     *out = game.release();
   });
 }
@@ -240,14 +284,15 @@ int penk_game_create_json(penk_context* ctx, const char* options, penk_game** ou
   return Guard([&] {
     Require(out, "out");
     *out = nullptr;
-    Require(ctx, "ctx");
+    RequireLive(ctx, "ctx");
     Require(options, "options");
     nlohmann::ordered_json j = nlohmann::ordered_json::parse(options, nullptr, false);
     if (j.is_discarded() || !j.is_object())
       Fail(ErrorCode::kBadField, "options must be a JSON object (see new_game in docs/PROTOCOL.md)");
-    // The same fields and checks as the protocol's new_game, through it.
+    // The same fields and checks as the protocol's new_game, through it; the
+    // game then moves from the context's session to its own handle.
     std::string reply = penk::engine::HandleLine(
-        *ctx->scratch, [&] {
+        *ctx->session, [&] {
           nlohmann::ordered_json request = j;
           request["cmd"] = "new_game";
           return request.dump();
@@ -262,17 +307,27 @@ int penk_game_create_json(penk_context* ctx, const char* options, penk_game** ou
     }
     const int id = r["result"]["game"];
     auto game = std::make_unique<penk_game>(
-        penk_game{ctx->session, std::move(ctx->scratch->FindGame(id))});
-    ctx->scratch->CloseGame(id);
+        penk_game{ctx->session, std::move(ctx->session->FindGame(id))});
+    ctx->session->CloseGame(id);
+    Register(game.get());
     *out = game.release();
   });
 }
 
-void penk_game_destroy(penk_game* game) { delete game; }
+int penk_game_create_random(penk_context* ctx, const char* players, const char* rules,
+                            penk_game** out) {
+  std::random_device device;  // as the engine's new_game without "seed"
+  const uint64_t seed = (static_cast<uint64_t>(device()) << 32) ^ device();
+  return penk_game_create(ctx, players, rules, seed, out);
+}
+
+void penk_game_destroy(penk_game* game) {
+  if (game && Unregister(game)) delete game;
+}
 
 int penk_game_roll(penk_game* game, const char* dice) {
   return Guard([&] {
-    Require(game, "game");
+    RequireLive(game, "game");
     Require(dice, "dice");
     Session::Roll(game->g, dice);
   });
@@ -280,7 +335,7 @@ int penk_game_roll(penk_game* game, const char* dice) {
 
 int penk_game_undo(penk_game* game) {
   return Guard([&] {
-    Require(game, "game");
+    RequireLive(game, "game");
     Session::Undo(game->g);
   });
 }
@@ -288,7 +343,7 @@ int penk_game_undo(penk_game* game) {
 int penk_game_hint_json(penk_game* game, const char* table, int top, char* buf, size_t size,
                         size_t* needed) {
   return Guard([&] {
-    Require(game, "game");
+    RequireLive(game, "game");
     if (top < 0) Fail(ErrorCode::kBadField, "top must be >= 0 (0: every action)");
     CopyOut(penk::engine::GameHintJson(*game->session, game->g, Opt(table), top).dump(), buf, size,
             needed);
@@ -298,7 +353,7 @@ int penk_game_hint_json(penk_game* game, const char* table, int top, char* buf, 
 int penk_game_best_action_json(penk_game* game, const char* level, int apply, char* buf,
                                size_t size, size_t* needed) {
   return Guard([&] {
-    Require(game, "game");
+    RequireLive(game, "game");
     if (!buf && size > 0) Fail(ErrorCode::kBadField, "buf must not be NULL when size > 0");
     // Decided without applying: a too-small buffer must not leave the move applied.
     std::string text = penk::engine::BestActionJson(*game->session, game->g, Opt(level), false).dump();
@@ -315,7 +370,7 @@ int penk_game_best_action_json(penk_game* game, const char* level, int apply, ch
 
 int penk_request(penk_context* ctx, const char* request, char* buf, size_t size, size_t* needed) {
   return Guard([&] {
-    Require(ctx, "ctx");
+    RequireLive(ctx, "ctx");
     Require(request, "request");
     CopyOut(penk::engine::HandleLine(*ctx->session, request), buf, size, needed);
   });
@@ -323,7 +378,7 @@ int penk_request(penk_context* ctx, const char* request, char* buf, size_t size,
 
 int penk_game_apply(penk_game* game, const char* action) {
   return Guard([&] {
-    Require(game, "game");
+    RequireLive(game, "game");
     Require(action, "action");
     Session::Apply(game->g, action);
   });
@@ -332,7 +387,7 @@ int penk_game_apply(penk_game* game, const char* action) {
 int penk_game_best_action(penk_game* game, const char* level, int apply, char* buf,
                           size_t size) {
   return Guard([&] {
-    Require(game, "game");
+    RequireLive(game, "game");
     if (!buf && size > 0) Fail(ErrorCode::kBadField, "buf must not be NULL when size > 0");
     std::string text = penk::FormatAction(game->session->BestAction(game->g, Opt(level)));
     if (size < text.size() + 1) CopyOut(text, buf, size, nullptr);  // fails before applying
@@ -343,15 +398,19 @@ int penk_game_best_action(penk_game* game, const char* level, int apply, char* b
 
 int penk_game_state_json(const penk_game* game, char* buf, size_t size, size_t* needed) {
   return Guard([&] {
-    Require(game, "game");
+    RequireLive(game, "game");
     CopyOut(Session::StateJson(game->g).dump(), buf, size, needed);
   });
 }
 
-int penk_game_players(const penk_game* game) { return game ? game->g.game().players() : -1; }
-int penk_game_current(const penk_game* game) { return game ? game->g.game().current() : -1; }
+int penk_game_players(const penk_game* game) {
+  return IsLive(game) ? game->g.game().players() : -1;
+}
+int penk_game_current(const penk_game* game) {
+  return IsLive(game) ? game->g.game().current() : -1;
+}
 int penk_game_phase(const penk_game* game) {
-  if (!game) return -1;
+  if (!IsLive(game)) return -1;
   switch (game->g.game().phase()) {
     case penk::Phase::kKeep: return PENK_PHASE_KEEP;
     case penk::Phase::kMark: return PENK_PHASE_MARK;
@@ -361,12 +420,12 @@ int penk_game_phase(const penk_game* game) {
   return -1;
 }
 int penk_game_rerolls_left(const penk_game* game) {
-  if (!game) return -1;
+  if (!IsLive(game)) return -1;
   const penk::Phase phase = game->g.game().phase();
   return phase == penk::Phase::kKeep || phase == penk::Phase::kRoll ? game->g.game().rerolls_left() : 0;
 }
 int penk_game_score(const penk_game* game, int player) {
-  if (!game || player < 0 || player >= game->g.game().players()) return -1;
+  if (!IsLive(game) || player < 0 || player >= game->g.game().players()) return -1;
   return game->g.game().Score(player);
 }
 

@@ -58,8 +58,8 @@ uint32_t LineCells(uint32_t rows, uint32_t columns) {
 // ---------------------------------------------------------------------------
 // optimal
 
-OptimalPlayer::OptimalPlayer()
-    : turn_(std::make_unique<TurnValues>()) {}
+OptimalPlayer::OptimalPlayer(std::shared_ptr<TableCache> tables)
+    : tables_(std::move(tables)), turn_(std::make_unique<TurnValues>()) {}
 
 double OptimalPlayer::MarkValue(uint32_t cells) const {
   const ColumnCodes next = CodesAfterMarking(codes_, cells, table_->blocked_rows());
@@ -79,7 +79,8 @@ void OptimalPlayer::Solve(const Sheet& sheet, const Rules& rules) {
   absl::StatusOr<SolitairePosition> position = PositionOfSheet(sheet);
   // Every sheet of a game is a position (R3.5, R4.2); anything else is valued
   // as if no row were blocked.
-  table_ = &CachedTable(rules, position.ok() ? position->blocked_rows : 0);
+  solved_ = false;  // stays false if the table cannot be had (TableUnavailable)
+  table_ = tables_->GetOrThrow(rules, position.ok() ? position->blocked_rows : 0);
   codes_ = CodesInPlace(sheet);
   sheet_ = sheet;
   rules_ = rules;
@@ -170,18 +171,21 @@ double ShareAgainstFinalTurn(const Sheet& sheet, int threshold, const Rules& rul
   return 1 - turn.start;
 }
 
-ExpertPlayer::ExpertPlayer(const ExpertParams& params, std::string name)
-    : params_(params),
+ExpertPlayer::ExpertPlayer(std::shared_ptr<TableCache> tables, const ExpertParams& params,
+                           std::string name)
+    : tables_(tables),
+      params_(params),
       name_(std::move(name)),
       turn_(std::make_unique<TurnValues>()),
       scratch_turn_(std::make_unique<TurnValues>()),
-      effects_(1024) {}
+      effects_(1024),
+      solitaire_(std::move(tables)) {}
 
 double ExpertPlayer::Worth(const Sheet& sheet) {  // an opponent's
   const double score = Score(sheet, key_.rules);
   const double lambda = params_.lambda_opp < 0 ? params_.lambda : params_.lambda_opp;
   if (lambda == 0) return score;
-  return score + lambda * (SolitaireValueOfSheet(sheet, key_.rules) - score);
+  return score + lambda * (SolitaireValueOfSheet(*tables_, sheet, key_.rules) - score);
 }
 
 const ExpertPlayer::LinesEffect& ExpertPlayer::Effect(uint32_t rows, uint32_t columns) {
@@ -278,10 +282,11 @@ ExpertView ExpertView::Of(const Game& game) {
 void ExpertPlayer::Prepare(const ExpertView& key) {
   if (solved_ && key == key_) return;
   if (!(key.rules == key_.rules)) beat_cache_.clear();
+  solved_ = false;  // stays false if a table cannot be had (TableUnavailable)
   key_ = key;
   const Sheet& mine = key_.sheets[key_.me];
   absl::StatusOr<SolitairePosition> position = PositionOfSheet(mine);
-  my_table_ = &CachedTable(key_.rules, position.ok() ? position->blocked_rows : 0);
+  my_table_ = tables_->GetOrThrow(key_.rules, position.ok() ? position->blocked_rows : 0);
   my_codes_ = CodesInPlace(mine);
   scale_ = params_.sigma * std::sqrt(std::max(1.0, params_.horizon - key_.turns));
   for (LinesEffect& e : effects_) e.known = false;

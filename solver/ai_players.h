@@ -3,9 +3,10 @@
 //
 // Both solve each turn with the turn expectimax (solver/turn_solver.h); only
 // the leaf -- the value of the position after the marking or failure (R3) --
-// differs. The exact solitaire tables come from the process-wide cache of
-// solver/table_cache.h, one table per set of rows blocked by opponents' PENKs
-// (R4.2). A solved turn is kept until the position changes, so the keeps of a
+// differs. The exact solitaire tables come from the TableCache the player is
+// given (solver/table_cache.h), one table per set of rows blocked by
+// opponents' PENKs (R4.2); Decide throws TableUnavailable when a table it
+// needs cannot be had. A solved turn is kept until the position changes, so the keeps of a
 // turn (R2.2) and its marking cost one solve.
 #ifndef PENK_SOLVER_AI_PLAYERS_H_
 #define PENK_SOLVER_AI_PLAYERS_H_
@@ -26,6 +27,7 @@
 #include "solver/player.h"
 #include "solver/solitaire_dp.h"
 #include "solver/solitaire_state.h"
+#include "solver/table_cache.h"
 #include "solver/turn_solver.h"
 
 namespace penk {
@@ -35,7 +37,7 @@ namespace penk {
 // the end of the game by other players (R5.2).
 class OptimalPlayer : public Player {
  public:
-  OptimalPlayer();
+  explicit OptimalPlayer(std::shared_ptr<TableCache> tables);
   std::string name() const override { return "optimal"; }
   Action Decide(const Game& game) override;
 
@@ -49,11 +51,12 @@ class OptimalPlayer : public Player {
   double MarkValue(uint32_t cells) const;
   double FailValue(int face) const;
 
+  std::shared_ptr<TableCache> tables_;
   std::unique_ptr<TurnValues> turn_;
   bool solved_ = false;
   Sheet sheet_;
   Rules rules_;
-  const SolitaireTable* table_ = nullptr;
+  std::shared_ptr<const SolitaireTable> table_;  // kept while used, evicted or not
   ColumnCodes codes_{};
 };
 
@@ -123,8 +126,8 @@ struct ExpertView {
 
 class ExpertPlayer : public Player {
  public:
-  explicit ExpertPlayer(const ExpertParams& params = ExpertParams{},
-                        std::string name = "expert");
+  explicit ExpertPlayer(std::shared_ptr<TableCache> tables,
+                        const ExpertParams& params = ExpertParams{}, std::string name = "expert");
   std::string name() const override { return name_; }
   Action Decide(const Game& game) override;
 
@@ -156,12 +159,13 @@ class ExpertPlayer : public Player {
   double FinalShare(int my_score, const LinesEffect& effect);
   double BeatShare(const Sheet& sheet, int threshold);
 
+  std::shared_ptr<TableCache> tables_;
   ExpertParams params_;
   std::string name_;
   Key key_;
   bool solved_ = false;
   std::unique_ptr<TurnValues> turn_, scratch_turn_;
-  const SolitaireTable* my_table_ = nullptr;
+  std::shared_ptr<const SolitaireTable> my_table_;
   ColumnCodes my_codes_{};
   double scale_ = 1;  // sigma * sqrt(R) of this turn
   std::vector<LinesEffect> effects_;  // by rows | columns << 5

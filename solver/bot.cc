@@ -1,6 +1,7 @@
 #include "solver/bot.h"
 
 #include <bit>
+#include <optional>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -106,17 +107,28 @@ Action RandomBot::Decide(const Game& game) {
   return legal[rng_.Below(static_cast<uint32_t>(legal.size()))];
 }
 
+bool BotNeedsTables(absl::string_view name) {
+  std::string lower = absl::AsciiStrToLower(name);
+  return lower == "optimal" || lower == "expert" || absl::StartsWith(lower, "expert:");
+}
+
 absl::StatusOr<std::unique_ptr<Player>> MakeBot(absl::string_view name, const Rules&,
-                                                uint64_t seed) {
+                                                uint64_t seed, std::shared_ptr<TableCache> tables) {
   std::string lower = absl::AsciiStrToLower(name);
   if (lower == "bot" || lower == "greedy") return std::make_unique<GreedyBot>();
   if (lower == "random") return std::make_unique<RandomBot>(seed);
-  if (lower == "solitaire" || lower == "optimal") return std::make_unique<OptimalPlayer>();
+  if (lower == "solitaire") lower = "optimal";  // the name offered to players; the same policy
+  std::optional<ExpertParams> params;
   if (lower == "expert" || absl::StartsWith(lower, "expert:")) {
-    absl::StatusOr<ExpertParams> params = ParseExpertName(lower);
-    if (!params.ok()) return params.status();
-    return std::make_unique<ExpertPlayer>(*params, lower);
+    absl::StatusOr<ExpertParams> parsed = ParseExpertName(lower);
+    if (!parsed.ok()) return parsed.status();
+    params = *parsed;
   }
+  if ((params || lower == "optimal") && !tables)
+    return absl::FailedPreconditionError(
+        absl::StrCat("the ", lower, " player needs a table cache (solver/table_cache.h)"));
+  if (lower == "optimal") return std::make_unique<OptimalPlayer>(std::move(tables));
+  if (params) return std::make_unique<ExpertPlayer>(std::move(tables), *params, lower);
   return absl::InvalidArgumentError(absl::StrCat(
       "unknown bot \"", name, "\"; known bots: greedy (bot), random, solitaire (optimal), expert"));
 }

@@ -17,6 +17,7 @@
 #include "engine/rules.h"
 #include "engine/sheet.h"
 #include "solver/player.h"
+#include "solver/table_cache.h"
 #include "solver/turn_solver.h"
 
 namespace penk {
@@ -97,10 +98,16 @@ inline constexpr LevelInfo kLevels[] = {
 
 // A bot by name (case-insensitive); `seed` seeds the random bot. Rules are
 // taken from the game at each decision; optimal and expert get their exact
-// tables from the process-wide cache (solver/table_cache.h), so their first
-// decision under new rules or blocked rows may load or build a table.
+// tables from `tables` (solver/table_cache.h), so a decision under new rules
+// or blocked rows may load a table, and throws TableUnavailable when the
+// cache cannot give it. optimal and expert need a cache: without one they are
+// refused (FailedPrecondition); the other bots ignore it.
 absl::StatusOr<std::unique_ptr<Player>> MakeBot(absl::string_view name, const Rules& rules,
-                                                uint64_t seed = 0);
+                                                uint64_t seed = 0,
+                                                std::shared_ptr<TableCache> tables = nullptr);
+
+// Whether the bot of this name uses exact tables (optimal, expert:...).
+bool BotNeedsTables(absl::string_view name);
 
 }  // namespace penk
 

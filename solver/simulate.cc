@@ -6,6 +6,8 @@
 #include <atomic>
 #include <cmath>
 #include <memory>
+#include <mutex>
+#include <string>
 
 #include "absl/strings/str_cat.h"
 #include "engine/game.h"
@@ -22,13 +24,21 @@ uint64_t Mix(uint64_t z) {  // splitmix64 finaliser
   return z ^ (z >> 31);
 }
 
-struct GameOutcome {
-  // By player (not seat).
-  double share[kMaxPlayers] = {};
-  int score[kMaxPlayers] = {};
-  int turns[kMaxPlayers] = {};
-  bool ok = true;
-  std::string error;
+// Running sums of whole numbers (win shares in halves), so that adding games
+// in any order gives the same totals.
+struct Totals {
+  int64_t half_wins[kMaxPlayers] = {}, half_wins2[kMaxPlayers] = {};
+  int64_t score[kMaxPlayers] = {}, score2[kMaxPlayers] = {};
+  int64_t turns[kMaxPlayers] = {};
+  void Add(const Totals& o) {
+    for (int p = 0; p < kMaxPlayers; ++p) {
+      half_wins[p] += o.half_wins[p];
+      half_wins2[p] += o.half_wins2[p];
+      score[p] += o.score[p];
+      score2[p] += o.score2[p];
+      turns[p] += o.turns[p];
+    }
+  }
 };
 
 }  // namespace
@@ -43,65 +53,85 @@ absl::StatusOr<SimulationResult> Simulate(const SimulationOptions& o) {
     return absl::InvalidArgumentError(
         absl::StrCat("a game has 1 to 4 players (R1.4); got ", n));
   if (o.games < 1) return absl::InvalidArgumentError("the number of games must be at least 1");
+  if (o.games > kMaxSimulatedGames)
+    return absl::InvalidArgumentError(
+        absl::StrCat("at most ", kMaxSimulatedGames, " games; got ", o.games));
+  if (o.threads < 1 || o.threads > kMaxSimulationThreads)
+    return absl::InvalidArgumentError(
+        absl::StrCat("threads must be 1..", kMaxSimulationThreads, "; got ", o.threads));
   for (const std::string& name : o.players) {  // names checked before any game
-    absl::StatusOr<std::unique_ptr<Player>> bot = MakeBot(name, o.rules, 0);
+    absl::StatusOr<std::unique_ptr<Player>> bot = MakeBot(name, o.rules, 0, o.tables);
     if (!bot.ok()) return bot.status();
   }
-  std::vector<GameOutcome> outcomes(o.games);
+  Totals totals;
+  std::mutex mutex;  // guards totals and error
+  std::string error;
+  std::atomic<bool> failed{false};
   std::atomic<int64_t> done{0};
-  const int threads = std::max(1, o.threads);
 
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-  for (int64_t g = 0; g < o.games; ++g) {
-    GameOutcome& out = outcomes[g];
-    const uint64_t game_seed = GameSeed(o.seed, g);
-    // Seat s is player (s + g) mod n.
-    std::vector<std::unique_ptr<Player>> seats(n);
-    for (int s = 0; s < n; ++s) {
-      const int p = static_cast<int>((s + g) % n);
-      seats[s] = *MakeBot(o.players[p], o.rules, Mix(game_seed ^ (0x51ed27ULL * (p + 1))));
-    }
-    absl::StatusOr<Game> created = Game::Create(n, o.rules, game_seed);
-    Game game = *created;
-    while (!game.over()) {
-      const int s = game.current();
-      const Action a = seats[s]->Decide(game);
-      absl::Status st = game.Apply(a);
-      if (!st.ok()) {  // a player broke the rules: stop this game, report it
-        out.ok = false;
-        out.error = absl::StrCat(seats[s]->name(), " chose ", FormatAction(a), ": ",
-                                 st.message());
-        break;
+#pragma omp parallel num_threads(o.threads)
+  {
+    Totals mine;
+#pragma omp for schedule(dynamic, 1)
+    for (int64_t g = 0; g < o.games; ++g) {
+      if (failed.load(std::memory_order_relaxed)) continue;  // a game failed: finish fast
+      const uint64_t game_seed = GameSeed(o.seed, g);
+      std::string why;
+      try {
+        // Seat s is player (s + g) mod n.
+        std::vector<std::unique_ptr<Player>> seats(n);
+        for (int s = 0; s < n; ++s) {
+          const int p = static_cast<int>((s + g) % n);
+          seats[s] = *MakeBot(o.players[p], o.rules, Mix(game_seed ^ (0x51ed27ULL * (p + 1))),
+                              o.tables);
+        }
+        Game game = *Game::Create(n, o.rules, game_seed);
+        while (!game.over() && why.empty()) {
+          const int s = game.current();
+          const Action a = seats[s]->Decide(game);
+          if (absl::Status st = game.Apply(a); !st.ok())  // a player broke the rules
+            why = absl::StrCat(seats[s]->name(), " chose ", FormatAction(a), ": ", st.message());
+        }
+        if (why.empty()) {
+          int best = -1, winners = 0;
+          for (int s = 0; s < n; ++s) best = std::max(best, game.Score(s));
+          for (int s = 0; s < n; ++s) winners += game.Score(s) == best;
+          for (int s = 0; s < n; ++s) {
+            const int p = static_cast<int>((s + g) % n);
+            const int64_t score = game.Score(s);
+            // R6.4: tied players share the win; a tie counts half.
+            const int64_t half = score != best ? 0 : winners == 1 ? 2 : 1;
+            mine.half_wins[p] += half;
+            mine.half_wins2[p] += half * half;
+            mine.score[p] += score;
+            mine.score2[p] += score * score;
+            mine.turns[p] += game.turns(s);
+          }
+        }
+      } catch (const std::exception& e) {  // TableUnavailable, out of memory
+        why = e.what();
       }
+      if (!why.empty()) {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (error.empty()) error = absl::StrCat("game ", g, ": ", why);
+        failed = true;
+      }
+      const int64_t finished = ++done;
+      if (o.progress && omp_get_thread_num() == 0) o.progress(finished, o.games);
     }
-    int best = -1, winners = 0;
-    for (int s = 0; s < n; ++s) best = std::max(best, game.Score(s));
-    for (int s = 0; s < n; ++s) winners += game.Score(s) == best;
-    for (int s = 0; s < n; ++s) {
-      const int p = static_cast<int>((s + g) % n);
-      out.score[p] = game.Score(s);
-      out.turns[p] = game.turns(s);
-      // R6.4: tied players share the win; a tie counts half.
-      out.share[p] = game.Score(s) != best ? 0.0 : winners == 1 ? 1.0 : 0.5;
-    }
-    const int64_t finished = ++done;
-    if (o.progress && omp_get_thread_num() == 0) o.progress(finished, o.games);
+    std::lock_guard<std::mutex> lock(mutex);
+    totals.Add(mine);
   }
+  if (failed) return absl::InternalError(error);
   if (o.progress) o.progress(o.games, o.games);
 
   SimulationResult result;
   result.games = o.games;
+  const double N = static_cast<double>(o.games);
   for (int p = 0; p < n; ++p) {
-    double share = 0, share2 = 0, score = 0, score2 = 0, turns = 0;
-    for (const GameOutcome& out : outcomes) {
-      if (!out.ok) return absl::InternalError(out.error);
-      share += out.share[p];
-      share2 += out.share[p] * out.share[p];
-      score += out.score[p];
-      score2 += static_cast<double>(out.score[p]) * out.score[p];
-      turns += out.turns[p];
-    }
-    const double N = static_cast<double>(o.games);
+    const double share = totals.half_wins[p] / 2.0, share2 = totals.half_wins2[p] / 4.0;
+    const double score = static_cast<double>(totals.score[p]);
+    const double score2 = static_cast<double>(totals.score2[p]);
     PlayerResult r;
     r.name = o.players[p];
     r.win_rate = share / N;
@@ -111,7 +141,7 @@ absl::StatusOr<SimulationResult> Simulate(const SimulationOptions& o) {
     r.win_ci_high = std::min(1.0, r.win_rate + half);
     r.mean_score = score / N;
     r.sd_score = N > 1 ? std::sqrt(std::max(0.0, (score2 - N * r.mean_score * r.mean_score) / (N - 1))) : 0;
-    r.mean_turns = turns / N;
+    r.mean_turns = static_cast<double>(totals.turns[p]) / N;
     result.players.push_back(r);
   }
   return result;

@@ -5,26 +5,38 @@
 // no extra turn, but turn order still matters). Game g is played with dice
 // seeded from (seed, g) and fresh players seeded from (seed, g, player), so a
 // game's result does not depend on which thread plays it: the same seed gives
-// the same result with any thread count.
+// the same result with any thread count (the statistics are sums of whole
+// numbers, so their order does not matter either).
+//
+// Results are streamed: each thread adds its games into running sums, so
+// memory does not grow with the number of games.
 #ifndef PENK_SOLVER_SIMULATE_H_
 #define PENK_SOLVER_SIMULATE_H_
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "engine/rules.h"
+#include "solver/table_cache.h"
 
 namespace penk {
 
+// Bounds of a tournament (docs/PROTOCOL.md, Limits): more is refused.
+inline constexpr int64_t kMaxSimulatedGames = 1'000'000'000;
+inline constexpr int kMaxSimulationThreads = 256;
+
 struct SimulationOptions {
   std::vector<std::string> players;  // 1-4 MakeBot names, in report order
-  int64_t games = 1000;
+  int64_t games = 1000;              // 1..kMaxSimulatedGames
   uint64_t seed = 1;
-  int threads = 1;
+  int threads = 1;                   // 1..kMaxSimulationThreads
   Rules rules;
+  // The exact tables of optimal and expert (required when they play).
+  std::shared_ptr<TableCache> tables;
   // Called from one thread now and then with games finished so far.
   std::function<void(int64_t done, int64_t total)> progress;
 };

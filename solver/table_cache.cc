@@ -1,86 +1,131 @@
 #include "solver/table_cache.h"
 
 #include <cmath>
-#include <cstdio>
-#include <map>
-#include <memory>
-#include <mutex>
-#include <string>
+#include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "engine/score.h"
 #include "solver/solitaire_state.h"
 
 namespace penk {
-namespace {
 
-struct Entry {
-  std::once_flag once;
-  SolitaireTable table;
-};
-
-struct Cache {
-  std::mutex mutex;
-  TableLoader loader;
-  std::map<uint32_t, std::unique_ptr<Entry>> entries;
-};
-
-Cache& TheCache() {
-  static Cache* cache = new Cache;  // never destroyed: threads may outlive main's statics
-  return *cache;
+TableLoader InMemoryTableLoader() {
+  return [](const TableKey& key) -> absl::StatusOr<SolitaireTable> {
+    return BuildSolitaireTable(key.rules, kRows * kColumns, nullptr, key.blocked_rows);
+  };
 }
 
-uint32_t Key(const Rules& rules, uint32_t blocked_rows) {
-  return (static_cast<uint32_t>(rules.line_min) << 8) | (rules.penk_rows ? 1u << 7 : 0u) |
-         (blocked_rows & 31u);
-}
+TableCache::TableCache(TableLoader loader, size_t cap_bytes)
+    : loader_(std::move(loader)), cap_bytes_(cap_bytes) {}
 
-}  // namespace
-
-void SetTableLoader(TableLoader loader) {
-  Cache& c = TheCache();
-  std::lock_guard<std::mutex> lock(c.mutex);
-  c.loader = std::move(loader);
-}
-
-void ClearTableCache() {
-  Cache& c = TheCache();
-  std::lock_guard<std::mutex> lock(c.mutex);
-  c.entries.clear();
-}
-
-const SolitaireTable& CachedTable(const Rules& rules, uint32_t blocked_rows) {
-  Cache& c = TheCache();
-  Entry* entry;
+absl::StatusOr<std::shared_ptr<const SolitaireTable>> TableCache::Get(const TableKey& key) {
   TableLoader loader;
   {
-    std::lock_guard<std::mutex> lock(c.mutex);
-    std::unique_ptr<Entry>& slot = c.entries[Key(rules, blocked_rows)];
-    if (!slot) slot = std::make_unique<Entry>();
-    entry = slot.get();
-    loader = c.loader;
-  }
-  std::call_once(entry->once, [&] {
-    if (loader) {
-      absl::StatusOr<SolitaireTable> t = loader(rules, blocked_rows);
-      if (t.ok() && t->rules() == rules && t->blocked_rows() == blocked_rows) {
-        entry->table = *std::move(t);
-        return;
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      auto it = entries_.find(key);
+      if (it == entries_.end()) break;
+      if (it->second.table) {
+        it->second.last_use = ++clock_;
+        return it->second.table;
       }
-      std::fprintf(stderr, "penk: table for %s, blocked rows %u not loaded (%s); building it\n",
-                   FormatRules(rules).c_str(), blocked_rows,
-                   t.ok() ? "wrong table" : std::string(t.status().message()).c_str());
+      loaded_.wait(lock);  // another thread loads it; look again when it is done
     }
-    entry->table = BuildSolitaireTable(rules, kRows * kColumns, nullptr, blocked_rows);
-  });
-  return entry->table;
+    entries_[key];  // a placeholder: others wait for this load
+    loader = loader_;
+  }
+  absl::StatusOr<SolitaireTable> loaded = absl::FailedPreconditionError("no table loader");
+  try {  // the placeholder must go whatever happens, or waiters would wait forever
+    if (loader) loaded = loader(key);
+  } catch (const std::exception& e) {
+    loaded = absl::ResourceExhaustedError(absl::StrCat("loading a table failed: ", e.what()));
+  }
+  if (loaded.ok() && (!(loaded->rules() == key.rules) || loaded->blocked_rows() != key.blocked_rows))
+    loaded = absl::InternalError("the table loader returned a table of other rules or rows");
+  std::shared_ptr<const SolitaireTable> table;
+  if (loaded.ok()) table = std::make_shared<const SolitaireTable>(*std::move(loaded));
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!table) {
+      entries_.erase(key);
+    } else {
+      Entry& e = entries_[key];
+      e.table = table;
+      e.last_use = ++clock_;
+      e.bytes = table->values().size() * sizeof(double);
+      bytes_ += e.bytes;
+      EvictLocked(key);
+    }
+  }
+  loaded_.notify_all();
+  if (!table) return loaded.status();
+  return table;
 }
 
-double SolitaireValueOfSheet(const Sheet& sheet, const Rules& rules) {
+std::shared_ptr<const SolitaireTable> TableCache::GetOrThrow(const Rules& rules,
+                                                             uint32_t blocked_rows) {
+  absl::StatusOr<std::shared_ptr<const SolitaireTable>> t = Get(TableKey{rules, blocked_rows, ""});
+  if (!t.ok()) throw TableUnavailable(t.status());
+  return *std::move(t);
+}
+
+void TableCache::EvictLocked(const TableKey& keep) {
+  // Least recently used first; the table just asked for always stays, so a
+  // cap below one table still serves one table at a time.
+  while (bytes_ > cap_bytes_) {
+    auto victim = entries_.end();
+    for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+      if (!it->second.table || !(it->first < keep || keep < it->first)) continue;
+      if (victim == entries_.end() || it->second.last_use < victim->second.last_use) victim = it;
+    }
+    if (victim == entries_.end()) return;
+    bytes_ -= victim->second.bytes;
+    entries_.erase(victim);
+  }
+}
+
+void TableCache::SetLoader(TableLoader loader) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  loader_ = std::move(loader);
+}
+
+void TableCache::SetCap(size_t cap_bytes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  cap_bytes_ = cap_bytes;
+  TableKey none;
+  none.file = "\n";  // no real key: anything may go
+  EvictLocked(none);
+}
+
+size_t TableCache::cap_bytes() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return cap_bytes_;
+}
+
+size_t TableCache::size() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  size_t n = 0;
+  for (const auto& [key, e] : entries_) n += e.table != nullptr;
+  return n;
+}
+
+size_t TableCache::bytes() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return bytes_;
+}
+
+bool TableCache::Contains(const TableKey& key) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = entries_.find(key);
+  return it != entries_.end() && it->second.table;
+}
+
+double SolitaireValueOfSheet(TableCache& tables, const Sheet& sheet, const Rules& rules) {
   const int score = Score(sheet, rules);
   if (sheet.ClosedColumns() >= 2) return score;  // R5.2: over
   absl::StatusOr<SolitairePosition> p = PositionOfSheet(sheet);
   if (!p.ok()) return score;
-  const double v = CachedTable(rules, p->blocked_rows).ValueOfCodes(p->codes);
+  const double v = tables.GetOrThrow(rules, p->blocked_rows)->ValueOfCodes(p->codes);
   return std::isnan(v) ? score : v;
 }
 

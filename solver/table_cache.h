@@ -3,20 +3,29 @@
 // solitaire game with those rows blocked (solver/solitaire_state.h), valued by
 // the table built for exactly that set.
 //
-// The cache is process-wide, thread-safe and lazy: the first request for a key
-// loads (or builds) the table, concurrent requests for the same key wait for
-// it, requests for other keys proceed. Tables are never evicted: each holds
-// 1,808,664 doubles (14.5 MB); a long multiplayer tournament with the default
-// rules touches up to 32 of them (~460 MB). How a missing table is obtained is
-// the loader's business: by default it is built in memory
-// (BuildSolitaireTable, about 10 s on one core; the calling thread builds it),
-// and the `penk` tools install a loader that reads and writes table files
-// (tables/table_store.h, ~0.1 s to load a saved table).
+// A TableCache is an object owned by whoever serves games -- the CLI command,
+// an engine session, a libpenk context -- and handed to the AI players
+// (MakeBot): no process-wide state, so two owners never see each other's
+// folder or build setting. It is thread-safe and lazy: the first request for
+// a key asks the loader, concurrent requests for the same key wait for it,
+// requests for other keys proceed. Each full table holds 1,808,664 doubles
+// (14.5 MB); the cache keeps at most `cap_bytes` of them and evicts the least
+// recently used. Tables are handed out as shared_ptr, so an evicted table
+// stays valid for whoever still uses it. How a missing table is obtained is
+// the loader's business (tables/table_store.h: read a file, build and save it,
+// or refuse); a failed load is an error for the caller, never a silent build.
 #ifndef PENK_SOLVER_TABLE_CACHE_H_
 #define PENK_SOLVER_TABLE_CACHE_H_
 
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <tuple>
 
 #include "absl/status/statusor.h"
 #include "engine/rules.h"
@@ -25,28 +34,86 @@
 
 namespace penk {
 
-using TableLoader =
-    std::function<absl::StatusOr<SolitaireTable>(const Rules& rules, uint32_t blocked_rows)>;
+// Which table: the rule variant, the rows blocked by opponents (bit k-1 =
+// row k), and the file it must come from (empty: the loader's default).
+struct TableKey {
+  Rules rules;
+  uint32_t blocked_rows = 0;
+  std::string file;
+  bool operator<(const TableKey& o) const {
+    return std::tie(rules.line_min, rules.penk_rows, blocked_rows, file) <
+           std::tie(o.rules.line_min, o.rules.penk_rows, o.blocked_rows, o.file);
+  }
+};
 
-// Replaces the loader used for tables not yet cached (nullptr: the default,
-// a full in-memory build). Already cached tables stay.
-void SetTableLoader(TableLoader loader);
+using TableLoader = std::function<absl::StatusOr<SolitaireTable>(const TableKey& key)>;
 
-// Drops every cached table (tests that switch loaders). Not safe while other
-// threads use tables.
-void ClearTableCache();
+// Builds every table in memory (about 10 s each on one core); ignores `file`.
+// For library users and tests without a table folder.
+TableLoader InMemoryTableLoader();
 
-// The table for `rules` and `blocked_rows` (bit k-1 = row k), loaded on first
-// use. If the loader fails the table is built in memory instead (and the
-// reason printed on stderr once). The reference stays valid until
-// ClearTableCache.
-const SolitaireTable& CachedTable(const Rules& rules, uint32_t blocked_rows);
+// Thrown by the AI players when a decision needs a table the cache cannot
+// give (missing with building off, refused file). The entry points that run
+// players (engine, C API, CLI, Simulate) turn it into their error reply.
+class TableUnavailable : public std::runtime_error {
+ public:
+  explicit TableUnavailable(const absl::Status& status)
+      : std::runtime_error(std::string(status.message())), status_(status) {}
+  const absl::Status& status() const { return status_; }
+
+ private:
+  absl::Status status_;
+};
+
+class TableCache {
+ public:
+  static constexpr size_t kDefaultCapMegabytes = 256;
+  static constexpr size_t kMaxCapMegabytes = 1 << 20;  // 1 TiB: beyond any machine
+
+  explicit TableCache(TableLoader loader, size_t cap_bytes = kDefaultCapMegabytes << 20);
+  TableCache(const TableCache&) = delete;
+  TableCache& operator=(const TableCache&) = delete;
+
+  // The table for `key`, loaded on first use. A failed load is returned (and
+  // not cached: a later request tries again, e.g. after `penk tables build`).
+  absl::StatusOr<std::shared_ptr<const SolitaireTable>> Get(const TableKey& key);
+  // The same for the default file of (rules, blocked rows); throws
+  // TableUnavailable on failure (for the AI players' Decide).
+  std::shared_ptr<const SolitaireTable> GetOrThrow(const Rules& rules, uint32_t blocked_rows);
+
+  // Replaces the loader for tables not yet cached; cached tables stay.
+  void SetLoader(TableLoader loader);
+  // Changes the cap; evicts at once if over it.
+  void SetCap(size_t cap_bytes);
+  size_t cap_bytes() const;
+  // Tables held now and their bytes (tests, diagnostics).
+  size_t size() const;
+  size_t bytes() const;
+  bool Contains(const TableKey& key) const;
+
+ private:
+  struct Entry {
+    std::shared_ptr<const SolitaireTable> table;  // null while loading
+    uint64_t last_use = 0;
+    size_t bytes = 0;
+  };
+  void EvictLocked(const TableKey& keep);
+
+  mutable std::mutex mutex_;
+  std::condition_variable loaded_;
+  TableLoader loader_;
+  size_t cap_bytes_;
+  size_t bytes_ = 0;
+  uint64_t clock_ = 0;
+  std::map<TableKey, Entry> entries_;
+};
 
 // Expected final score of `sheet` under optimal solitaire play from the start
 // of a turn, in the table of its blocked rows; a sheet with two closed
 // columns (R5.2), a sheet the table did not solve (partial tables: NaN) or a
-// sheet that cannot arise in a game is worth its score.
-double SolitaireValueOfSheet(const Sheet& sheet, const Rules& rules);
+// sheet that cannot arise in a game is worth its score. Throws
+// TableUnavailable when the table cannot be had.
+double SolitaireValueOfSheet(TableCache& tables, const Sheet& sheet, const Rules& rules);
 
 }  // namespace penk
 

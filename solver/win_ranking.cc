@@ -11,7 +11,8 @@
 namespace penk {
 
 absl::Status RankForWin(const WinQuery& q, const Dice& roll, int rerolls,
-                        std::vector<RankedAction>& ranked, std::vector<double>& win) {
+                        std::vector<RankedAction>& ranked, std::vector<double>& win,
+                        std::shared_ptr<TableCache> tables) {
   ExpertView view;
   view.players = 1 + static_cast<int>(q.opponents.size());
   if (view.players > kMaxPlayers)
@@ -34,16 +35,21 @@ absl::Status RankForWin(const WinQuery& q, const Dice& roll, int rerolls,
   // About 2.7 cells are filled per turn in two-player games of expert and greedy.
   view.turns = q.turns >= 0 ? q.turns
                             : static_cast<int>(std::lround((25 - q.sheet.FreeCount()) / 2.7));
-  ExpertPlayer expert;
+  if (!tables) return absl::FailedPreconditionError("expert's estimates need a table cache");
+  ExpertPlayer expert(std::move(tables));
   std::vector<double> estimate;
-  for (const RankedAction& r : ranked) {
-    double w = 0;
-    switch (r.action.kind) {
-      case Action::kKeep: w = expert.KeepValue(view, roll, rerolls, r.action.keep); break;
-      case Action::kMark: w = expert.MarkValue(view, r.action.cells); break;
-      case Action::kFail: w = expert.FailValue(view, r.action.face); break;
+  try {
+    for (const RankedAction& r : ranked) {
+      double w = 0;
+      switch (r.action.kind) {
+        case Action::kKeep: w = expert.KeepValue(view, roll, rerolls, r.action.keep); break;
+        case Action::kMark: w = expert.MarkValue(view, r.action.cells); break;
+        case Action::kFail: w = expert.FailValue(view, r.action.face); break;
+      }
+      estimate.push_back(std::clamp(w, 0.0, 1.0));  // tie-breakers can leave [0, 1] by 1e-7
     }
-    estimate.push_back(std::clamp(w, 0.0, 1.0));  // tie-breakers can leave [0, 1] by 1e-7
+  } catch (const TableUnavailable& e) {
+    return absl::UnavailableError(e.what());  // the table's problem, not the query's
   }
   std::vector<size_t> order(ranked.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;

@@ -4,6 +4,7 @@
 #ifndef PENK_SOLVER_WIN_RANKING_H_
 #define PENK_SOLVER_WIN_RANKING_H_
 
+#include <memory>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -11,6 +12,7 @@
 #include "engine/rules.h"
 #include "engine/sheet.h"
 #include "solver/advisor.h"
+#include "solver/table_cache.h"
 
 namespace penk {
 
@@ -26,9 +28,13 @@ struct WinQuery {
 // Fills `win` with expert's estimate for each action of `ranked` (from
 // RankActions for `roll` with `rerolls` left) and re-orders both by it,
 // stable. Refuses more than three opponents, a seat out of range and an
-// opponent's sheet no game can reach (InvalidArgument, one line).
+// opponent's sheet no game can reach (InvalidArgument, one line). The exact
+// tables of the sheets' blocked rows come from `tables`; one that cannot be
+// had is Unavailable with the loader's message (e.g. a missing file when
+// building is off).
 absl::Status RankForWin(const WinQuery& query, const Dice& roll, int rerolls,
-                        std::vector<RankedAction>& ranked, std::vector<double>& win);
+                        std::vector<RankedAction>& ranked, std::vector<double>& win,
+                        std::shared_ptr<TableCache> tables);
 
 }  // namespace penk
 

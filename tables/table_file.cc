@@ -1,26 +1,128 @@
 #include "tables/table_file.h"
 
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <exception>
-#include <fstream>
 
-#include <boost/archive/binary_iarchive.hpp>
-#include <boost/archive/binary_oarchive.hpp>
-#include <boost/serialization/array_wrapper.hpp>
-
+#include "absl/strings/cord.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/strip.h"
 #include "absl/strings/str_cat.h"
 
-namespace boost::serialization {
-template <class Archive>
-void serialize(Archive& ar, penk::TableHeader& h, const unsigned int) {
-  ar& h.magic& h.format_version& h.line_min& h.penk_rows& h.state_count& h.max_free& h.blocked_rows& h.checksum;
-}
-}  // namespace boost::serialization
-
 namespace penk {
+namespace {
+
+constexpr char kOtherFormatPayload[] = "penk/table-format";
+
+// Closes a file descriptor at the end of a scope.
+struct Fd {
+  int fd = -1;
+  explicit Fd(int f) : fd(f) {}
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+};
+
+// The header's fields one after another, each in native (little-endian) order.
+void EncodeHeader(const TableHeader& h, char* out) {
+  size_t at = 0;
+  auto put = [&](const auto& field) {
+    std::memcpy(out + at, &field, sizeof field);
+    at += sizeof field;
+  };
+  const uint32_t reserved = 0;
+  put(h.magic), put(h.format_version), put(h.line_min), put(h.penk_rows), put(h.max_free);
+  put(h.blocked_rows), put(reserved), put(h.state_count), put(h.checksum);
+}
+
+TableHeader DecodeHeader(const char* in) {
+  TableHeader h;
+  size_t at = 0;
+  auto get = [&](auto& field) {
+    std::memcpy(&field, in + at, sizeof field);
+    at += sizeof field;
+  };
+  uint32_t reserved;
+  get(h.magic), get(h.format_version), get(h.line_min), get(h.penk_rows), get(h.max_free);
+  get(h.blocked_rows), get(reserved), get(h.state_count), get(h.checksum);
+  return h;
+}
+
+bool WriteAll(int fd, const char* data, size_t size) {
+  while (size > 0) {
+    const ssize_t n = ::write(fd, data, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    data += n;
+    size -= static_cast<size_t>(n);
+  }
+  return true;
+}
+
+// Bytes read, short only at the end of the file; -1 on an error (errno).
+ssize_t ReadAll(int fd, char* data, size_t size) {
+  size_t done = 0;
+  while (done < size) {
+    const ssize_t n = ::read(fd, data + done, size - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return -1;
+    if (n == 0) break;
+    done += static_cast<size_t>(n);
+  }
+  return static_cast<ssize_t>(done);
+}
+
+std::string FolderOf(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// Removes `path`.tmp.PID files whose process is gone (a writer killed by
+// SIGKILL or a power cut); files of live processes are their writes.
+void RemoveStaleTemps(const std::string& path) {
+  const std::string folder = FolderOf(path);
+  const size_t slash = path.rfind('/');
+  const std::string prefix =
+      absl::StrCat(slash == std::string::npos ? path : path.substr(slash + 1), ".tmp.");
+  DIR* dir = ::opendir(folder.c_str());
+  if (!dir) return;
+  while (const dirent* e = ::readdir(dir)) {
+    absl::string_view name = e->d_name;
+    if (!absl::ConsumePrefix(&name, prefix)) continue;
+    int pid;
+    if (!absl::SimpleAtoi(name, &pid) || pid <= 0) continue;
+    if (::kill(pid, 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to judge
+    ::unlink(absl::StrCat(folder, "/", e->d_name).c_str());
+  }
+  ::closedir(dir);
+}
+
+std::string RulesText(const TableHeader& h) {
+  Rules r;
+  r.line_min = h.line_min;
+  r.penk_rows = h.penk_rows != 0;
+  return FormatRules(r);
+}
+
+}  // namespace
+
+std::string BlockedRowsDigits(uint32_t blocked_rows) {
+  std::string digits;
+  for (int k = 1; k <= kRows; ++k)
+    if (blocked_rows >> (k - 1) & 1) absl::StrAppend(&digits, k);
+  return digits;
+}
 
 std::string TableTempPath(const std::string& path) {
   return absl::StrCat(path, ".tmp.", ::getpid());
@@ -45,6 +147,21 @@ uint64_t ValuesChecksum(const std::vector<double>& values) {
   return h;
 }
 
+uint64_t TableChecksum(const TableHeader& header, const std::vector<double>& values) {
+  constexpr uint64_t kPrime = 0x100000001b3ULL;
+  TableHeader fields = header;
+  fields.checksum = 0;
+  char bytes[kTableHeaderBytes];
+  EncodeHeader(fields, bytes);
+  uint64_t h = ValuesChecksum(values);
+  for (size_t i = 0; i < kTableHeaderBytes; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, bytes + i, sizeof w);
+    h = (h ^ w) * kPrime;
+  }
+  return h ^ (h >> 31);
+}
+
 absl::Status WriteTable(const SolitaireTable& table, const std::string& path) {
   TableHeader h;
   h.line_min = table.rules().line_min;
@@ -52,68 +169,162 @@ absl::Status WriteTable(const SolitaireTable& table, const std::string& path) {
   h.state_count = table.values().size();
   h.max_free = table.max_free();
   h.blocked_rows = table.blocked_rows();
-  h.checksum = ValuesChecksum(table.values());
+  h.checksum = TableChecksum(h, table.values());
   return WriteTableFile(h, table.values(), path);
+}
+
+// A new file beside `path`: unnamed if the file system can, else
+// TableTempPath(path) (*named set). -1 with errno on failure.
+int OpenNewTableFile(const std::string& path, bool* named) {
+  *named = false;
+  int fd = ::open(FolderOf(path).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+  if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
+    *named = true;  // the file system has no O_TMPFILE: a named one, removed on failure
+    fd = ::open(TableTempPath(path).c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
+  }
+  return fd;
+}
+
+absl::Status CheckTableWritable(const std::string& path) {
+  bool named;
+  const int fd = OpenNewTableFile(path, &named);
+  if (fd < 0)
+    return absl::UnavailableError(absl::StrCat("cannot write a table file in ", FolderOf(path),
+                                               ": ", std::strerror(errno)));
+  ::close(fd);
+  if (named) ::unlink(TableTempPath(path).c_str());
+  return absl::OkStatus();
 }
 
 absl::Status WriteTableFile(const TableHeader& h, const std::vector<double>& values,
                             const std::string& path) {
+  RemoveStaleTemps(path);
+  const std::string folder = FolderOf(path);
   const std::string tmp = TableTempPath(path);
-  try {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return absl::UnavailableError(absl::StrCat("cannot write table file ", tmp));
-    boost::archive::binary_oarchive ar(out);
-    ar << h;
-    ar << boost::serialization::make_array(values.data(), values.size());
-    out.flush();
-    if (!out) return absl::UnavailableError(absl::StrCat("writing table file ", tmp, " failed"));
-  } catch (const std::exception& e) {
-    std::remove(tmp.c_str());
-    return absl::UnavailableError(absl::StrCat("writing table file ", tmp, " failed: ", e.what()));
+  // An unnamed file first: a writer killed now leaves nothing behind.
+  bool named;
+  const int raw = OpenNewTableFile(path, &named);
+  const bool unnamed = !named;
+  if (raw < 0)
+    return absl::UnavailableError(absl::StrCat("cannot write a table file in ", folder, ": ",
+                                               std::strerror(errno)));
+  Fd fd(raw);
+  char header[kTableHeaderBytes];
+  EncodeHeader(h, header);
+  auto fail = [&](absl::string_view what) {
+    const std::string reason = std::strerror(errno);
+    if (!unnamed) ::unlink(tmp.c_str());
+    return absl::UnavailableError(absl::StrCat(what, ": ", reason));
+  };
+  if (!WriteAll(fd.fd, header, sizeof header) ||
+      !WriteAll(fd.fd, reinterpret_cast<const char*>(values.data()),
+                values.size() * sizeof(double)))
+    return fail(absl::StrCat("writing table file ", path, " failed"));
+  if (unnamed) {
+    // linkat(AT_EMPTY_PATH) needs a capability; /proc/self/fd does not.
+    const std::string self = absl::StrCat("/proc/self/fd/", fd.fd);
+    if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, tmp.c_str(), AT_SYMLINK_FOLLOW) != 0)
+      return fail(absl::StrCat("cannot create ", tmp));
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return absl::UnavailableError(absl::StrCat("cannot move the new table into ", path));
+    const std::string reason = std::strerror(errno);
+    ::unlink(tmp.c_str());
+    return absl::UnavailableError(
+        absl::StrCat("cannot move the new table into ", path, ": ", reason));
   }
   return absl::OkStatus();
 }
 
+bool IsOtherTableFormat(const absl::Status& status) {
+  return status.GetPayload(kOtherFormatPayload).has_value();
+}
+
 absl::StatusOr<SolitaireTable> ReadTable(const std::string& path, const Rules& rules,
                                          uint32_t blocked_rows) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("table file ", path, " not found"));
-  auto bad = [&](absl::string_view why) {
-    return absl::DataLossError(absl::StrCat("table file ", path, " refused: ", why));
-  };
-  TableHeader h;
-  std::vector<double> values;
-  try {
-    boost::archive::binary_iarchive ar(in);
-    ar >> h;
-    if (h.magic != kTableMagic) return bad("not a PENK value table");
-    if (h.format_version != kTableFormatVersion)
-      return bad(absl::StrCat("format version ", h.format_version, ", this penk reads version ",
-                              kTableFormatVersion));
-    Rules file_rules;
-    file_rules.line_min = h.line_min;
-    file_rules.penk_rows = h.penk_rows != 0;
-    if (file_rules != rules)
-      return bad(absl::StrCat("it is for rules ", FormatRules(file_rules), ", not ",
-                              FormatRules(rules)));
-    if (h.state_count != static_cast<uint64_t>(kNumSolitaireStates))
-      return bad(absl::StrCat("it has ", h.state_count, " states, expected ",
-                              kNumSolitaireStates));
-    if (h.blocked_rows != blocked_rows)
-      return bad(absl::StrCat("it is for blocked rows ", h.blocked_rows, ", not ", blocked_rows));
-    if (h.max_free < 0 || h.max_free > kRows * kColumns)
-      return bad(absl::StrCat("solved depth ", h.max_free, " is not 0..25"));
-    values.resize(h.state_count);
-    ar >> boost::serialization::make_array(values.data(), values.size());
-  } catch (const std::exception& e) {
-    return bad(absl::StrCat("truncated or corrupted (", e.what(), ")"));
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
+  const int raw = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (raw < 0) {
+    const int err = errno;
+    if (err == ENOENT)
+      return absl::NotFoundError(absl::StrCat("table file ", path, " not found"));
+    const std::string why = absl::StrCat("cannot open table file ", path, ": ", std::strerror(err));
+    if (err == EACCES || err == EPERM) return absl::PermissionDeniedError(why);
+    return absl::FailedPreconditionError(why);
   }
-  if (in.peek() != std::ifstream::traits_type::eof()) return bad("trailing bytes after the values");
-  if (ValuesChecksum(values) != h.checksum) return bad("checksum mismatch: the values are corrupted");
+  Fd fd(raw);
+  const std::string rebuild =
+      absl::StrCat("; rebuild it with: penk tables build --out ", path, " --rules ",
+                   FormatRules(rules),
+                   blocked_rows ? absl::StrCat(" --blocked-rows ", BlockedRowsDigits(blocked_rows))
+                                : "");
+  auto refused = [&](absl::string_view why) {
+    return absl::InvalidArgumentError(absl::StrCat("table file ", path, " refused: ", why));
+  };
+  auto damaged = [&](absl::string_view why) {
+    return absl::DataLossError(absl::StrCat("table file ", path, " refused: ", why, rebuild));
+  };
+  struct stat st;
+  if (::fstat(fd.fd, &st) != 0)
+    return absl::FailedPreconditionError(
+        absl::StrCat("cannot read table file ", path, ": ", std::strerror(errno)));
+  if (!S_ISREG(st.st_mode)) return refused("not a regular file");
+  char bytes[kTableHeaderBytes];
+  const ssize_t got = ReadAll(fd.fd, bytes, sizeof bytes);
+  if (got < 0)
+    return absl::FailedPreconditionError(
+        absl::StrCat("cannot read table file ", path, ": ", std::strerror(errno)));
+  const TableHeader h = DecodeHeader(bytes);
+  if (got >= 30 && absl::string_view(bytes + 8, 22) == "serialization::archive") {
+    absl::Status s = damaged(absl::StrCat("format version 3 or older, this penk reads version ",
+                                          kTableFormatVersion));
+    s.SetPayload(kOtherFormatPayload, absl::Cord("old"));
+    return s;
+  }
+  if (got < 8 || h.magic != kTableMagic) return refused("not a PENK value table");
+  if (static_cast<size_t>(got) < sizeof bytes) return damaged("truncated header");
+  if (h.format_version != kTableFormatVersion) {
+    absl::Status s = damaged(absl::StrCat("format version ", h.format_version,
+                                          ", this penk reads version ", kTableFormatVersion));
+    s.SetPayload(kOtherFormatPayload, absl::Cord("other"));
+    return s;
+  }
+  Rules file_rules;
+  file_rules.line_min = h.line_min;
+  file_rules.penk_rows = h.penk_rows != 0;
+  if (h.line_min < 1 || h.line_min > 5 || (h.penk_rows != 0 && h.penk_rows != 1))
+    return damaged("its header names no rule variant");
+  if (file_rules != rules)
+    return refused(absl::StrCat("it is for rules ", RulesText(h), ", not ", FormatRules(rules),
+                                " (pass --rules ", RulesText(h), " to use it)"));
+  if (h.state_count != static_cast<uint64_t>(kNumSolitaireStates))
+    return damaged(absl::StrCat("it has ", h.state_count, " states, expected ",
+                                kNumSolitaireStates));
+  if (h.blocked_rows >= 32) return damaged("its header names no set of blocked rows");
+  if (h.blocked_rows != blocked_rows)
+    return refused(absl::StrCat("it is for blocked rows ",
+                                h.blocked_rows ? BlockedRowsDigits(h.blocked_rows) : "none",
+                                ", not ", blocked_rows ? BlockedRowsDigits(blocked_rows) : "none"));
+  if (h.max_free < 0 || h.max_free > kRows * kColumns)
+    return damaged(absl::StrCat("solved depth ", h.max_free, " is not 0..25"));
+  // The exact size before the values are allocated: a short or long file is
+  // refused without reading it.
+  const uint64_t expected = kTableHeaderBytes + h.state_count * sizeof(double);
+  if (static_cast<uint64_t>(st.st_size) < expected)
+    return damaged(absl::StrCat("truncated: ", st.st_size, " bytes, expected ", expected));
+  if (static_cast<uint64_t>(st.st_size) > expected)
+    return damaged(absl::StrCat("trailing bytes after the values (", st.st_size,
+                                " bytes, expected ", expected, ")"));
+  std::vector<double> values(h.state_count);
+  const size_t value_bytes = values.size() * sizeof(double);
+  const ssize_t read = ReadAll(fd.fd, reinterpret_cast<char*>(values.data()), value_bytes);
+  if (read < 0)
+    return absl::FailedPreconditionError(
+        absl::StrCat("cannot read table file ", path, ": ", std::strerror(errno)));
+  if (static_cast<size_t>(read) != value_bytes) return damaged("truncated while reading");
+  char extra;
+  if (ReadAll(fd.fd, &extra, 1) != 0) return damaged("trailing bytes after the values");
+  if (TableChecksum(h, values) != h.checksum)
+    return damaged("checksum mismatch: the header or the values are corrupted");
   return SolitaireTable(rules, h.max_free, std::move(values), blocked_rows);
 }
 

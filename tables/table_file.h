@@ -1,17 +1,25 @@
 // The solitaire value table on disk.
 //
-// A Boost.Serialization binary archive: a header (magic, format version, rule
-// variant, state count, solved depth, a 64-bit checksum of the values), then the values
-// as one flat array of doubles in state-index order, so loading is one read.
-// Loading checks every header field against what the caller expects and the
-// checksum against the values, and refuses a missing, truncated, corrupted or
-// mismatched file with a one-line reason. Writing goes to a temporary file
-// renamed into place, so a failed or interrupted write never loses a table.
+// A fixed 48-byte header (magic, format version, rule variant, solved depth,
+// blocked rows, state count, checksum; native little-endian fields), then the
+// values as one flat array of doubles in state-index order, so loading is one
+// read. Loading reads and checks the header first -- magic, version, rules,
+// blocked rows, count, and the file's exact size -- before it allocates
+// anything large, then the checksum, which covers the header fields and the
+// values (a header edited to claim full coverage is refused). A missing,
+// unreadable, non-regular (FIFO, directory), truncated, corrupted or
+// mismatched file is refused with a one-line reason and never blocks.
+//
+// Writing goes to an unnamed temporary file (O_TMPFILE) in the table's folder,
+// linked under a per-process name and renamed into place: an interrupted
+// write never loses a table, and a killed writer leaves at most a
+// `X.tmp.PID` file, which the next write of X removes once PID is dead.
 #ifndef PENK_TABLES_TABLE_FILE_H_
 #define PENK_TABLES_TABLE_FILE_H_
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -20,8 +28,10 @@
 
 namespace penk {
 
-inline constexpr uint32_t kTableFormatVersion = 3;
+// 4: own header (was a Boost archive), checksum over header and values.
+inline constexpr uint32_t kTableFormatVersion = 4;
 inline constexpr uint64_t kTableMagic = 0x31454c4241544b50;  // "PKTABLE1"
+inline constexpr size_t kTableHeaderBytes = 48;
 
 // Fixed-size fields only: a damaged file can make no field ask for memory.
 struct TableHeader {
@@ -32,28 +42,48 @@ struct TableHeader {
   uint64_t state_count = 0;
   int32_t max_free = 0;   // positions with more free cells are not solved
   uint32_t blocked_rows = 0;  // rows crossed by opponents (0: solitaire)
-  uint64_t checksum = 0;  // ValuesChecksum
+  uint64_t checksum = 0;  // TableChecksum
 };
 
 // Four interleaved FNV-1a style lanes over the values' 64-bit words: a flipped
-// bit anywhere changes it, and it runs at memory speed (Boost's byte-wise CRC-32
-// took 20 ms of a 30 ms load).
+// bit anywhere changes it, and it runs at memory speed.
 uint64_t ValuesChecksum(const std::vector<double>& values);
+// ValuesChecksum mixed with every header field but the checksum itself, so
+// that an edited header (rules, blocked rows, solved depth) is refused too.
+uint64_t TableChecksum(const TableHeader& header, const std::vector<double>& values);
 
-// Where WriteTable writes before renaming into `path`: per process, so that
-// processes building the same table at once (parallel tests, two commands)
-// never write into each other's file; the last rename wins, whole.
+// The name a new table is linked under before the rename into `path`: per
+// process, so that processes building the same table at once (parallel
+// tests, two commands) never touch each other's file; the last rename wins.
 std::string TableTempPath(const std::string& path);
 
 // Writes any header with the values; WriteTable is this with the right header.
-// Tests use it to make files with a wrong version, count or checksum.
+// Tests use it to make files with a wrong version, count or checksum. Removes
+// `path`.tmp.PID files left by dead processes first.
 absl::Status WriteTableFile(const TableHeader& header, const std::vector<double>& values,
                             const std::string& path);
 
 absl::Status WriteTable(const SolitaireTable& table, const std::string& path);
-// Reads a table and checks that it is for `rules` and `blocked_rows`.
+// Whether a table can be written at `path` (its folder takes a new file),
+// tried for real and left as it was: commands check it before a build of
+// seconds, so that a read-only folder is said at once, with the reason.
+absl::Status CheckTableWritable(const std::string& path);
+// Reads a table and checks that it is for `rules` and `blocked_rows`. Errors:
+// NotFound (no such file), PermissionDenied, FailedPrecondition (not a
+// regular file, or cannot be opened: the reason), InvalidArgument (not a PENK
+// table, or a table of other rules or blocked rows: the message says which),
+// DataLoss (one of ours, damaged or of another format version: the message
+// says how to rebuild it).
 absl::StatusOr<SolitaireTable> ReadTable(const std::string& path, const Rules& rules,
                                          uint32_t blocked_rows = 0);
+
+// Whether ReadTable refused a table of ours only because it has another
+// format version (an older penk wrote it): the default table folder rebuilds
+// those, as a build output of an older build.
+bool IsOtherTableFormat(const absl::Status& status);
+
+// "13" for rows 1 and 3 (bit k-1 = row k); "" for none.
+std::string BlockedRowsDigits(uint32_t blocked_rows);
 
 }  // namespace penk
 

@@ -21,14 +21,16 @@ std::string DefaultTableDir() {
   return (exe.parent_path() / "tables").string();
 }
 
-std::string DefaultTablePath(const Rules& rules, uint32_t blocked_rows) {
-  std::string blocked;
-  for (int k = 1; k <= kRows; ++k)
-    if (blocked_rows >> (k - 1) & 1) absl::StrAppend(&blocked, k);
-  return (std::filesystem::path(DefaultTableDir()) /
+std::string TablePathIn(const std::string& dir, const Rules& rules, uint32_t blocked_rows) {
+  const std::string blocked = BlockedRowsDigits(blocked_rows);
+  return (std::filesystem::path(dir) /
           absl::StrCat("solitaire_", absl::StrReplaceAll(FormatRules(rules), {{",", "_"}}),
                        blocked.empty() ? "" : "_blocked=", blocked, ".penktable"))
       .string();
+}
+
+std::string DefaultTablePath(const Rules& rules, uint32_t blocked_rows) {
+  return TablePathIn(DefaultTableDir(), rules, blocked_rows);
 }
 
 SolitaireTable BuildTableWithProgress(const Rules& rules, int max_free, bool show_progress,
@@ -56,27 +58,55 @@ SolitaireTable BuildTableWithProgress(const Rules& rules, int max_free, bool sho
   return BuildSolitaireTable(rules, max_free, bar, blocked_rows);
 }
 
-absl::StatusOr<SolitaireTable> LoadOrBuildTable(const Rules& rules, const std::string& path_arg,
-                                                 uint32_t blocked_rows) {
-  const std::string path = path_arg.empty() ? DefaultTablePath(rules, blocked_rows) : path_arg;
-  if (std::filesystem::exists(path)) {
-    absl::StatusOr<SolitaireTable> table = ReadTable(path, rules, blocked_rows);
-    if (!table.ok() && table.status().code() == absl::StatusCode::kDataLoss)
-      return absl::DataLossError(absl::StrCat(table.status().message(),
-                                              "; rebuild it with: penk tables build --out ", path,
-                                              " --rules ", FormatRules(rules),
-                                              blocked_rows ? " --blocked-rows ..." : ""));
-    return table;
-  }
+absl::StatusOr<SolitaireTable> LoadOrBuildDefaultTable(const Rules& rules, const std::string& dir_arg,
+                                                       uint32_t blocked_rows, bool allow_build) {
+  const std::string dir = dir_arg.empty() ? DefaultTableDir() : dir_arg;
+  const std::string path = TablePathIn(dir, rules, blocked_rows);
+  absl::StatusOr<SolitaireTable> read = ReadTable(path, rules, blocked_rows);
+  // Only a missing file, or a build output of an older penk, is (re)built.
+  const bool missing = read.status().code() == absl::StatusCode::kNotFound;
+  if (read.ok() || !(missing || IsOtherTableFormat(read.status()))) return read;
+  if (!allow_build)
+    return absl::NotFoundError(absl::StrCat(
+        missing ? "no table at " : "an older penk's table at ", path,
+        " and building tables is off; make it with: penk tables build --all --rules ",
+        FormatRules(rules), " --table-dir ", dir));
   std::fprintf(stderr, "penk: no table at %s; building it (once, a few seconds)\n", path.c_str());
   SolitaireTable table =
       BuildTableWithProgress(rules, kRows * kColumns, isatty(2), blocked_rows);
   std::error_code ec;
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
-  if (absl::Status s = WriteTable(table, path); !s.ok())
+  std::filesystem::create_directories(dir, ec);
+  absl::Status saved = ec ? absl::UnavailableError(absl::StrCat("cannot create the table folder ",
+                                                                dir, ": ", ec.message()))
+                          : WriteTable(table, path);
+  if (!saved.ok())
     std::fprintf(stderr, "penk: warning: %s; the table is used but not saved\n",
-                 std::string(s.message()).c_str());
+                 std::string(saved.message()).c_str());
   return table;
+}
+
+absl::StatusOr<SolitaireTable> LoadOrBuildTable(const Rules& rules, const std::string& path,
+                                                 uint32_t blocked_rows) {
+  if (path.empty()) return LoadOrBuildDefaultTable(rules, "", blocked_rows, true);
+  absl::StatusOr<SolitaireTable> table = ReadTable(path, rules, blocked_rows);
+  if (table.status().code() == absl::StatusCode::kNotFound)  // a named file is never made here
+    return absl::NotFoundError(absl::StrCat(table.status().message(),
+                                            " (make one with: penk tables build --out ", path,
+                                            " --rules ", FormatRules(rules), ")"));
+  return table;
+}
+
+TableLoader FileTableLoader(const std::string& dir, bool allow_build) {
+  return [dir, allow_build](const TableKey& key) -> absl::StatusOr<SolitaireTable> {
+    if (!key.file.empty()) return ReadTable(key.file, key.rules, key.blocked_rows);
+    return LoadOrBuildDefaultTable(key.rules, dir, key.blocked_rows, allow_build);
+  };
+}
+
+std::vector<uint32_t> BlockedRowSets(const Rules& rules) {
+  std::vector<uint32_t> sets;
+  for (uint32_t b = 0; b < (rules.penk_rows ? 32u : 1u); ++b) sets.push_back(b);
+  return sets;
 }
 
 }  // namespace penk

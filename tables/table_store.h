@@ -1,23 +1,29 @@
 // Where tables live and how a command gets one.
 //
 // Tables are build outputs: by default they sit in `tables/` beside the penk
-// binary (build/tables/), one file per rule variant; PENK_TABLE_DIR overrides
-// the folder. A command that needs a table loads it, or builds and saves it
-// first when it is absent, saying so on stderr.
+// binary (build/tables/), one file per rule variant and set of blocked rows;
+// PENK_TABLE_DIR overrides the folder. Only that folder (and `penk tables
+// build --out`) is ever written: a table named by the user (`--table X`, the
+// engine's "table") is only read, never created nor replaced.
 #ifndef PENK_TABLES_TABLE_STORE_H_
 #define PENK_TABLES_TABLE_STORE_H_
 
+#include <cstdint>
+#include <functional>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "engine/rules.h"
 #include "solver/solitaire_dp.h"
+#include "solver/table_cache.h"
 
 namespace penk {
 
 std::string DefaultTableDir();
 // e.g. <dir>/solitaire_line-min=3_penk-lines=all.penktable; with blocked rows
 // a suffix names them: ..._blocked=13.penktable for rows 1 and 3.
+std::string TablePathIn(const std::string& dir, const Rules& rules, uint32_t blocked_rows = 0);
+// TablePathIn(DefaultTableDir(), ...).
 std::string DefaultTablePath(const Rules& rules, uint32_t blocked_rows = 0);
 
 // Builds the table (positions with at most `max_free` free cells; 25: all),
@@ -25,11 +31,28 @@ std::string DefaultTablePath(const Rules& rules, uint32_t blocked_rows = 0);
 SolitaireTable BuildTableWithProgress(const Rules& rules, int max_free, bool show_progress,
                                       uint32_t blocked_rows = 0);
 
-// Loads the table at `path` (empty: the default path). If the file does not
-// exist, builds it, saves it there and returns it. A file that exists but is
-// refused is an error: it is never overwritten silently.
+// The table of the table folder `dir` (empty: DefaultTableDir()). A missing
+// file (or one an older penk wrote) is built and saved there when
+// `allow_build`, saying so on stderr; otherwise it is a NotFound error naming
+// the file and how to make it. A file that exists but is refused is an error:
+// it is never overwritten silently.
+absl::StatusOr<SolitaireTable> LoadOrBuildDefaultTable(const Rules& rules, const std::string& dir,
+                                                       uint32_t blocked_rows, bool allow_build);
+
+// `path` empty: LoadOrBuildDefaultTable in the default folder, building if
+// missing. Otherwise the file at `path`, only read (ReadTable).
 absl::StatusOr<SolitaireTable> LoadOrBuildTable(const Rules& rules, const std::string& path,
                                                  uint32_t blocked_rows = 0);
+
+// A TableCache loader over files: a key naming a file reads that file only;
+// the others come from the table folder `dir` (empty: DefaultTableDir()),
+// built there when missing if `allow_build`.
+TableLoader FileTableLoader(const std::string& dir, bool allow_build);
+
+// Every set of blocked rows a game under `rules` can produce: all 32 subsets
+// of the five rows when rows block (R4.2), only none under penk-lines=columns
+// (R4.3).
+std::vector<uint32_t> BlockedRowSets(const Rules& rules);
 
 }  // namespace penk
 

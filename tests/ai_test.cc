@@ -29,25 +29,23 @@ namespace {
 
 constexpr int kPartialFree = 7;
 
-class AiTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    ClearTableCache();
-    // Partial tables for no blocked rows and the blocked sets the recursion
-    // test uses; the others solve nothing (NaN: the players fall back on the
-    // score, which is enough for the legality tests).
-    SetTableLoader([](const Rules& rules, uint32_t blocked) -> absl::StatusOr<SolitaireTable> {
-      if (blocked == 0 || blocked == 0b00010 || blocked == 0b01010)
-        return BuildSolitaireTable(rules, kPartialFree, nullptr, blocked);
-      return SolitaireTable(rules, 0, std::vector<double>(kNumSolitaireStates, std::nan("")),
-                            blocked);
-    });
-  }
-  static void TearDownTestSuite() {
-    ClearTableCache();
-    SetTableLoader(nullptr);
-  }
-};
+// The tests' table cache: partial tables for no blocked rows and the blocked
+// sets the recursion test uses; the others solve nothing (NaN: the players
+// fall back on the score, which is enough for the legality tests).
+std::shared_ptr<TableCache> Tables() {
+  static const std::shared_ptr<TableCache> tables = std::make_shared<TableCache>(
+      [](const TableKey& key) -> absl::StatusOr<SolitaireTable> {
+        if (key.blocked_rows == 0 || key.blocked_rows == 0b00010 || key.blocked_rows == 0b01010)
+          return BuildSolitaireTable(key.rules, kPartialFree, nullptr, key.blocked_rows);
+        return SolitaireTable(key.rules, 0,
+                              std::vector<double>(kNumSolitaireStates, std::nan("")),
+                              key.blocked_rows);
+      },
+      size_t{1} << 40);
+  return tables;
+}
+
+class AiTest : public ::testing::Test {};
 
 // ---------------------------------------------------------------------------
 // Legality: every AI, thousands of positions of random games, 2-4 players,
@@ -58,7 +56,7 @@ TEST_F(AiTest, EveryAiMakesOnlyLegalDecisions) {
   int checked = 0;
   std::vector<std::unique_ptr<Player>> ais;
   for (const char* name : {"optimal", "expert", "greedy", "random"})
-    ais.push_back(*MakeBot(name, Rules{}, 7));
+    ais.push_back(*MakeBot(name, Rules{}, 7, Tables()));
   for (uint64_t seed = 1; checked < 3000; ++seed) {
     const int players = 2 + static_cast<int>(seed % 3);
     const Rules& rules = variants[seed % 2];
@@ -92,7 +90,7 @@ TEST_F(AiTest, WholeGamesBetweenAisAreLegal) {
     Game game = *Game::Create(players, rules, seed);
     std::vector<std::unique_ptr<Player>> seats;
     const char* names[] = {"expert", "optimal", "greedy", "random"};
-    for (int s = 0; s < players; ++s) seats.push_back(*MakeBot(names[(s + seed) % 4], rules, seed));
+    for (int s = 0; s < players; ++s) seats.push_back(*MakeBot(names[(s + seed) % 4], rules, seed, Tables()));
     while (!game.over()) {
       const Action a = seats[game.current()]->Decide(game);
       ASSERT_TRUE(game.Apply(a).ok()) << seats[game.current()]->name() << " " << FormatAction(a);
@@ -228,7 +226,7 @@ TEST_F(AiTest, ExpertLastTurnAsLastSeatMaximisesExactWinProbability) {
   const std::vector<Game> positions = LastRoundPositions(1, 4, 30);
   ASSERT_GE(positions.size(), 2u);
   for (const Game& g : positions) {
-    ExpertPlayer expert;
+    ExpertPlayer expert(Tables());
     const int opp_score = g.Score(0);
     BruteTurn brute(g.sheet(1), [&](const Sheet& after, uint32_t, int) {
       const int s = Score(after, g.rules());
@@ -261,7 +259,7 @@ TEST_F(AiTest, ExpertMarkingThatEndsTheGameIsValuedByExactWinProbability) {
     Game g = *Game::Create(2, Rules{}, seed * 104729);
     while (!g.over() && checked < 3) {
       if (g.current() == 0 && g.phase() == Phase::kMark) {
-        ExpertPlayer expert;
+        ExpertPlayer expert(Tables());
         for (uint32_t cells : LegalMarkings(g.sheet(0), g.dice())) {
           Sheet me = g.sheet(0);
           uint32_t rows = 0, cols = 0;
@@ -323,9 +321,9 @@ TEST_F(AiTest, OptimalValuesOnCrossedSheetsMatchPlainRecursion) {
     const Sheet s = *ParseSheet(text);
     ASSERT_LE(s.FreeCount(), kPartialFree);
     std::map<uint64_t, double> memo;
-    OptimalPlayer optimal;
+    OptimalPlayer optimal(Tables());
     EXPECT_NEAR(optimal.StartValue(s, Rules{}), PlainValue(s, Rules{}, memo), 1e-9) << text;
-    EXPECT_NEAR(SolitaireValueOfSheet(s, Rules{}), PlainValue(s, Rules{}, memo), 1e-9) << text;
+    EXPECT_NEAR(SolitaireValueOfSheet(*Tables(), s, Rules{}), PlainValue(s, Rules{}, memo), 1e-9) << text;
     // The value after each marking of a roll is the recursion's value there.
     const Dice roll = *ParseRoll("1234J5");
     for (uint32_t cells : LegalMarkings(s, roll)) {
@@ -345,7 +343,12 @@ TEST_F(AiTest, ExpertNameOptions) {
   EXPECT_FALSE(p->race);
   EXPECT_FALSE(ParseExpertName("expert:bogus=1").ok());
   EXPECT_FALSE(MakeBot("expert:lambda", Rules{}).ok());
-  for (const char* name : kBotNames) EXPECT_TRUE(MakeBot(name, Rules{}).ok()) << name;
+  for (const char* name : kBotNames)
+    EXPECT_TRUE(MakeBot(name, Rules{}, 0, Tables()).ok()) << name;
+  // optimal and expert need a table cache; the others do not.
+  EXPECT_EQ(MakeBot("optimal", Rules{}).status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(MakeBot("expert", Rules{}).status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_TRUE(MakeBot("greedy", Rules{}).ok());
 }
 
 }  // namespace

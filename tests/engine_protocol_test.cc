@@ -473,7 +473,7 @@ TEST_F(EngineTables, HintWithOpponentsEqualsPenkHintOpponent) {
   // Multiplayer hint (issue 4's `penk hint --opponent`): ranked by expert's
   // estimated win probability. Expert's tables come through the table cache
   // from a table folder holding the small table under the default name, for
-  // the engine (InstallAiTableLoader) and the CLI (PENK_TABLE_DIR) alike.
+  // the engine (its session's table cache) and the CLI (PENK_TABLE_DIR) alike.
   const std::string dir = testing::TempDir() + "penk_engine_test_mp_" + std::to_string(getpid());
   std::filesystem::create_directories(dir);
   const std::string name = std::filesystem::path(DefaultTablePath(Rules{}, 0)).filename().string();
@@ -482,7 +482,6 @@ TEST_F(EngineTables, HintWithOpponentsEqualsPenkHintOpponent) {
   SessionOptions o;
   o.table_dir = dir;
   o.allow_build = false;
-  InstallAiTableLoader(o);
   Session s(o);
   // A position a game can reach (R4.2): no line completed on either sheet.
   const char* mover = "oooo./ooo.o/oo.oo/o.ooo/.oooo";
@@ -529,7 +528,6 @@ TEST_F(EngineTables, HintWithOpponentsEqualsPenkHintOpponent) {
   EXPECT_EQ(ErrorOf(bad), "bad_position");
   EXPECT_NE(bad["error"]["message"].get<std::string>().find("row 1"), std::string::npos) << bad;
   EXPECT_EQ(code({{"opponents", {opponent}}, {"last_round", true}}), "bad_position");
-  InstallAiTableLoader(SessionOptions{});
   std::filesystem::remove_all(dir);
 }
 
@@ -542,7 +540,6 @@ TEST_F(EngineTables, HintByGameEqualsTheStatelessHintAndBestActionSaysHowGood) {
   SessionOptions o;
   o.table_dir = dir;
   o.allow_build = false;
-  InstallAiTableLoader(o);
   Session s(o);
   const char* mover = "oooo./ooo.o/oo.oo/o.ooo/.oooo";
   const char* opponent = ".oooo/o.ooo/oo.oo/ooo.o/oooo.";
@@ -589,7 +586,6 @@ TEST_F(EngineTables, HintByGameEqualsTheStatelessHintAndBestActionSaysHowGood) {
       EXPECT_EQ(best["result"]["value"], solitaire["result"]["actions"][i]["value"]);
     }
   EXPECT_TRUE(found) << best;
-  InstallAiTableLoader(SessionOptions{});
   std::filesystem::remove_all(dir);
 }
 

@@ -44,7 +44,11 @@ inline std::vector<std::string> SplitLines(const std::string& text) {
 
 // `penk ARGS` where ARGS is a shell fragment (the caller quotes it), with
 // `input` on stdin. `exec` replaces the shell, so a crash shows as a signal.
-inline PenkRun RunPenkShell(const std::string& args, const std::string& input = "") {
+// `env` (e.g. "PENK_TABLE_DIR=/x", quoted by the caller) is added to the
+// environment; with `timeout_seconds` > 0 a penk still running then is
+// killed and the exit code is 124 (a hang fails the test instead of hanging it).
+inline PenkRun RunPenkShell(const std::string& args, const std::string& input = "",
+                            const std::string& env = "", int timeout_seconds = 0) {
   static std::atomic<int> counter{0};
   const std::string base = (std::filesystem::temp_directory_path() /
                             ("penk_run_" + std::to_string(getpid()) + "_" +
@@ -52,7 +56,10 @@ inline PenkRun RunPenkShell(const std::string& args, const std::string& input = 
                                .string();
   const std::string in_path = base + ".in", err_path = base + ".err";
   std::ofstream(in_path) << input;
-  const std::string cmd = "exec " + ShellQuote(PENK_BINARY) + " " + args + " <" +
+  std::string prefix = "exec ";
+  if (!env.empty()) prefix += "env " + env + " ";
+  if (timeout_seconds > 0) prefix += "timeout -k 2 " + std::to_string(timeout_seconds) + " ";
+  const std::string cmd = prefix + ShellQuote(PENK_BINARY) + " " + args + " <" +
                           ShellQuote(in_path) + " 2>" + ShellQuote(err_path);
   PenkRun r;
   if (FILE* pipe = popen(cmd.c_str(), "r")) {

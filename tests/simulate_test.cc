@@ -18,22 +18,19 @@
 namespace penk {
 namespace {
 
-class SimulateTest : public ::testing::Test {
- protected:
-  // Tables that solve nothing: optimal and expert fall back on the score,
-  // enough to test the tournament machinery quickly.
-  static void SetUpTestSuite() {
-    ClearTableCache();
-    SetTableLoader([](const Rules& rules, uint32_t blocked) -> absl::StatusOr<SolitaireTable> {
-      return SolitaireTable(rules, 0, std::vector<double>(kNumSolitaireStates, std::nan("")),
-                            blocked);
-    });
-  }
-  static void TearDownTestSuite() {
-    ClearTableCache();
-    SetTableLoader(nullptr);
-  }
-};
+class SimulateTest : public ::testing::Test {};
+
+// Tables that solve nothing: optimal and expert fall back on the score,
+// enough to test the tournament machinery quickly.
+std::shared_ptr<TableCache> NothingSolved() {
+  static const std::shared_ptr<TableCache> tables =
+      std::make_shared<TableCache>([](const TableKey& key) -> absl::StatusOr<SolitaireTable> {
+        return SolitaireTable(key.rules, 0,
+                              std::vector<double>(kNumSolitaireStates, std::nan("")),
+                              key.blocked_rows);
+      });
+  return tables;
+}
 
 SimulationOptions Options(std::vector<std::string> players, int64_t games, int threads) {
   SimulationOptions o;
@@ -41,6 +38,7 @@ SimulationOptions Options(std::vector<std::string> players, int64_t games, int t
   o.games = games;
   o.seed = 42;
   o.threads = threads;
+  o.tables = NothingSolved();
   return o;
 }
 
@@ -80,6 +78,27 @@ TEST_F(SimulateTest, SharesSumToOneAndSeatsRotate) {
   for (const PlayerResult& p : four.players) sum += p.win_rate;
   EXPECT_LE(sum, 1.0 + 1e-12);  // a three-way tie gives 3 x 1/2
   EXPECT_GT(four.players[0].win_rate, four.players[1].win_rate);
+}
+
+TEST_F(SimulateTest, BoundsAndTableErrorsAreStatuses) {
+  EXPECT_EQ(Simulate(Options({"greedy"}, kMaxSimulatedGames + 1, 1)).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_FALSE(Simulate(Options({"greedy"}, 10, 0)).ok());
+  EXPECT_FALSE(Simulate(Options({"greedy"}, 10, kMaxSimulationThreads + 1)).ok());
+  EXPECT_TRUE(Simulate(Options({"greedy"}, 10, kMaxSimulationThreads)).ok());
+  // optimal and expert need tables: without a cache, or when the cache
+  // cannot give one, the tournament reports it instead of ending the process.
+  SimulationOptions no_cache = Options({"optimal", "greedy"}, 10, 1);
+  no_cache.tables = nullptr;
+  EXPECT_EQ(Simulate(no_cache).status().code(), absl::StatusCode::kFailedPrecondition);
+  SimulationOptions refused = Options({"expert", "greedy"}, 10, 2);
+  refused.tables = std::make_shared<TableCache>(
+      [](const TableKey&) -> absl::StatusOr<SolitaireTable> {
+        return absl::NotFoundError("no table at /x (building tables is off)");
+      });
+  absl::StatusOr<SimulationResult> r = Simulate(refused);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("no table at /x"), absl::string_view::npos) << r.status();
 }
 
 TEST_F(SimulateTest, SolitaireAndBadInput) {

@@ -111,7 +111,7 @@ TEST_F(TableFileTest, HeaderFieldsAreChecked) {
   h.penk_rows = 1;
   h.state_count = table_->values().size();
   h.max_free = 5;
-  h.checksum = ValuesChecksum(table_->values());
+  h.checksum = TableChecksum(h, table_->values());
   TableHeader bad = h;
   bad.format_version = kTableFormatVersion + 1;
   ASSERT_TRUE(WriteTableFile(bad, table_->values(), path_).ok());
@@ -142,10 +142,27 @@ TEST_F(TableFileTest, FailedWriteLeavesTheOldTable) {
 }
 
 TEST_F(TableFileTest, LoadOrBuildRefusesABadFileAndKeepsIt) {
+  // Not a table at all: said so, and no rebuild is suggested over it.
   Spit(path_, "not a table");
   absl::StatusOr<SolitaireTable> t = LoadOrBuildTable(Rules{}, path_);
-  ExpectRefused(t.status(), "rebuild it with");
+  ExpectRefused(t.status(), "not a PENK value table");
+  EXPECT_EQ(std::string(t.status().message()).find("rebuild"), std::string::npos);
   EXPECT_EQ(Slurp(path_), "not a table");
+  // One of ours, damaged: rebuilding it is the fix.
+  ASSERT_TRUE(WriteTable(*table_, path_).ok());
+  std::string bytes = Slurp(path_);
+  bytes[bytes.size() - 3] ^= 1;
+  Spit(path_, bytes);
+  t = LoadOrBuildTable(Rules{}, path_);
+  ExpectRefused(t.status(), "rebuild it with: penk tables build --out " + path_);
+  EXPECT_EQ(Slurp(path_), bytes);
+  // Another variant: pass its rules instead.
+  ASSERT_TRUE(WriteTable(*table_, path_).ok());
+  Rules other;
+  other.line_min = 2;
+  t = LoadOrBuildTable(other, path_);
+  ExpectRefused(t.status(), "pass --rules line-min=3,penk-lines=all");
+  EXPECT_EQ(std::string(t.status().message()).find("rebuild"), std::string::npos);
 }
 
 TEST(TablePathTest, VariantsAndBlockedRowsHaveTheirOwnFiles) {

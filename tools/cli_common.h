@@ -3,6 +3,7 @@
 #ifndef PENK_TOOLS_CLI_COMMON_H_
 #define PENK_TOOLS_CLI_COMMON_H_
 
+#include <memory>
 #include <string>
 
 #include "CLI/CLI.hpp"
@@ -11,6 +12,7 @@
 #include "engine/dice.h"
 #include "engine/rules.h"
 #include "engine/sheet.h"
+#include "solver/table_cache.h"
 
 namespace penk::cli {
 
@@ -32,13 +34,18 @@ inline void OrFail(const absl::Status& status) {
 // Adds `--rules` to a subcommand, bound to `text`.
 void AddRulesOption(CLI::App* app, std::string* text);
 
+// Adds `--table-cache-mb` (1..TableCache::kMaxCapMegabytes), bound to `mb`.
+void AddTableCacheOption(CLI::App* app, size_t* mb);
+// The command's table cache for the AI players and the advisor: table files
+// of the default folder, built and saved there on first use; at most `mb` MB
+// of tables in memory.
+std::shared_ptr<TableCache> CommandTableCache(size_t mb);
+
 // Each file of tools/ registers its subcommands here.
 void RegisterScoreAndMoves(CLI::App& app);
 void RegisterPlay(CLI::App& app);
 void RegisterSolverCommands(CLI::App& app);
-void RegisterSimulate(CLI::App& app);  // also defines UseTableFiles (tools/cmd_simulate.cc)
-// AI players (solver/table_cache.h) load and save table files, built on first use.
-void UseTableFiles();
+void RegisterSimulate(CLI::App& app);
 void RegisterAnalysisCommands(CLI::App& app);
 void RegisterEngine(CLI::App& app);
 

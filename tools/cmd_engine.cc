@@ -2,7 +2,8 @@
 //
 // One JSON request per line in, one JSON reply per line out, flushed after
 // each reply; nothing else is written to stdout (table builds report on
-// stderr). Ends on {"cmd":"quit"} or at the end of input.
+// stderr). Ends on {"cmd":"quit"} or at the end of input. Bounds (request
+// line 1 MiB, AI levels per game, table memory) are in docs/PROTOCOL.md.
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -17,17 +18,38 @@ namespace {
 struct EngineArgs {
   std::string table_dir;
   bool no_build = false;
+  size_t table_cache_mb = TableCache::kDefaultCapMegabytes;
 };
+
+// HandleLine refuses lines longer than 1 MiB; a line is read up to one byte
+// past that, so it is refused as such, and the rest of it is skipped without
+// being kept: a 1 GiB line costs 1 MiB.
+constexpr size_t kKeptLineBytes = (size_t{1} << 20) + 1;
+
+// The next line without its '\n' (at most kKeptLineBytes of it); false at
+// the end of input with nothing read.
+bool ReadBoundedLine(std::istream& in, std::string& line) {
+  line.clear();
+  std::streambuf* buf = in.rdbuf();
+  bool any = false;
+  for (;;) {
+    const int c = buf->sbumpc();
+    if (c == std::char_traits<char>::eof()) return any;
+    any = true;
+    if (c == '\n') return true;
+    if (line.size() < kKeptLineBytes) line.push_back(static_cast<char>(c));
+  }
+}
 
 void RunEngine(const EngineArgs& a) {
   engine::SessionOptions options;
   options.table_dir = a.table_dir;
   options.allow_build = !a.no_build;
-  engine::InstallAiTableLoader(options);
+  options.table_cache_mb = a.table_cache_mb;
   engine::Session session(options);
   std::ios::sync_with_stdio(false);
   std::string line;
-  while (!session.quit_requested() && std::getline(std::cin, line)) {
+  while (!session.quit_requested() && ReadBoundedLine(std::cin, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.find_first_not_of(" \t") == std::string::npos) continue;  // blank lines are ignored
     std::string reply = engine::HandleLine(session, line);
@@ -40,11 +62,15 @@ void RunEngine(const EngineArgs& a) {
 void RegisterEngine(CLI::App& app) {
   auto args = std::make_shared<EngineArgs>();
   CLI::App* e = app.add_subcommand(
-      "engine", "JSON line protocol on stdin/stdout for other frontends (docs/PROTOCOL.md)");
+      "engine",
+      "JSON line protocol on stdin/stdout for other frontends (docs/PROTOCOL.md); limits: "
+      "request lines of 1 MiB, 256 open games, 8 distinct AI levels per game");
   e->add_option("--table-dir", args->table_dir,
                 "folder of the value tables (default: $PENK_TABLE_DIR or tables/ beside penk)");
   e->add_flag("--no-build", args->no_build,
-              "never build a missing table (requests that need one get table_error)");
+              "never build a missing table (requests that need one, AI moves included, get "
+              "table_error naming the file; see penk tables build --all)");
+  AddTableCacheOption(e, &args->table_cache_mb);
   e->callback([args] { RunEngine(*args); });
 }
 

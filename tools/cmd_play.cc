@@ -51,6 +51,7 @@ struct PlayArgs {
   std::string players, rules;
   uint64_t seed = 0;
   bool manual_dice = false;
+  size_t table_cache_mb = TableCache::kDefaultCapMegabytes;
 };
 
 struct Seat {
@@ -162,7 +163,7 @@ std::string KeepExample(const Dice& roll) {
 // score under optimal solitaire play (solver/advisor.h, the table of the
 // sheet's blocked rows) and, with opponents, expert's estimate of the
 // probability of winning (solver/ai_players.h), ranked by the latter.
-void PrintRankedOptions(const Game& game) {
+void PrintRankedOptions(const Game& game, const std::shared_ptr<TableCache>& tables) {
   const int p = game.current();
   const Sheet& sheet = game.sheet(p);
   constexpr size_t kShown = 12;
@@ -177,9 +178,10 @@ void PrintRankedOptions(const Game& game) {
   if (sheet.ClosedColumns() < 2) {
     absl::StatusOr<SolitairePosition> position = PositionOfSheet(sheet);
     if (position.ok()) {
-      const SolitaireTable& table = CachedTable(game.rules(), position->blocked_rows);
+      std::shared_ptr<const SolitaireTable> table =
+          tables->GetOrThrow(game.rules(), position->blocked_rows);
       absl::StatusOr<std::vector<RankedAction>> ranked =
-          RankActions(table, sheet, game.dice(), rerolls);
+          RankActions(*table, sheet, game.dice(), rerolls);
       if (ranked.ok())
         for (Row& row : rows)
           for (const RankedAction& r : *ranked)
@@ -188,7 +190,7 @@ void PrintRankedOptions(const Game& game) {
   }
   const bool multi = game.players() > 1;
   if (multi) {
-    ExpertPlayer expert;
+    ExpertPlayer expert(tables);
     for (Row& row : rows) {
       switch (row.action.kind) {
         case Action::kKeep: row.win = expert.KeepValue(game, row.action.keep); break;
@@ -216,8 +218,8 @@ void PrintRankedOptions(const Game& game) {
   if (rows.size() > kShown) std::printf("  (%zu more)\n", rows.size() - kShown);
 }
 
-void PrintHelp(const Game& game) {
-  PrintRankedOptions(game);
+void PrintHelp(const Game& game, const std::shared_ptr<TableCache>& tables) {
+  PrintRankedOptions(game, tables);
   if (game.phase() == Phase::kKeep) {
     const std::string roll = FormatDice(game.dice());
     std::printf(
@@ -283,7 +285,8 @@ void GiveDice(Game& game, const std::vector<Seat>& seats) {
 }
 
 // Prompts a human until a legal decision is applied. Returns it.
-Action HumanTurn(Game& game, const std::vector<Seat>& seats) {
+Action HumanTurn(Game& game, const std::vector<Seat>& seats,
+                 const std::shared_ptr<TableCache>& tables) {
   const int p = game.current();
   for (;;) {
     if (game.phase() == Phase::kKeep)
@@ -298,7 +301,7 @@ Action HumanTurn(Game& game, const std::vector<Seat>& seats) {
     if (!isatty(STDIN_FILENO)) std::printf("%s\n", line->c_str());  // a scripted game reads well
     const std::string lower = absl::AsciiStrToLower(*line);
     if (lower == "?" || lower == "help") {  // the advisor's ranked options, then the syntax
-      PrintHelp(game);
+      PrintHelp(game, tables);
       continue;
     }
     if (lower == "q" || lower == "quit") {
@@ -326,8 +329,9 @@ Action HumanTurn(Game& game, const std::vector<Seat>& seats) {
 
 // The decision of player p, applied: a bot's (an illegal one is an internal
 // error, exit 3) or the human's, asked until legal.
-Action Decide(Game& game, const std::vector<Seat>& seats, int p) {
-  if (!seats[p].bot) return HumanTurn(game, seats);
+Action Decide(Game& game, const std::vector<Seat>& seats, int p,
+              const std::shared_ptr<TableCache>& tables) {
+  if (!seats[p].bot) return HumanTurn(game, seats, tables);
   const Action action = seats[p].bot->Decide(game);
   if (absl::Status status = game.Apply(action); !status.ok()) {
     std::fflush(stdout);
@@ -382,7 +386,8 @@ void PrintFinal(const Game& game, const std::vector<Seat>& seats) {
 void RunPlay(const PlayArgs& a, bool seed_given) {
   const std::vector<std::string> names = ParseSeatList(a.players);
   const Rules rules = OrFail(ParseRules(a.rules));
-  UseTableFiles();  // optimal, expert and the advisor (?) use the exact tables
+  // optimal, expert and the advisor (?) use the exact tables
+  const std::shared_ptr<TableCache> tables = CommandTableCache(a.table_cache_mb);
   uint64_t seed = a.seed;
   if (!seed_given)
     seed = static_cast<uint64_t>(
@@ -392,7 +397,8 @@ void RunPlay(const PlayArgs& a, bool seed_given) {
   for (size_t i = 0; i < names.size(); ++i) {
     Seat seat{names[i], nullptr};
     if (names[i] != "human")
-      seat.bot = OrFail(MakeBot(names[i], rules, seed ^ (0x9e3779b97f4a7c15ULL * (i + 1))));
+      seat.bot =
+          OrFail(MakeBot(names[i], rules, seed ^ (0x9e3779b97f4a7c15ULL * (i + 1)), tables));
     seats.push_back(std::move(seat));
   }
   Game game = OrFail(Game::Create(static_cast<int>(seats.size()), rules, seed,
@@ -414,7 +420,7 @@ void RunPlay(const PlayArgs& a, bool seed_given) {
 
     // R2.2: keeps until the dice are final.
     while (game.phase() == Phase::kKeep) {
-      const Action action = Decide(game, seats, p);
+      const Action action = Decide(game, seats, p, tables);
       if (action.kind == Action::kKeep && game.phase() == Phase::kMark &&
           action.keep.size() == kDice) {
         std::printf("%s stops with %s\n", Label(seats, p).c_str(), FormatDice(game.dice()).c_str());
@@ -431,7 +437,7 @@ void RunPlay(const PlayArgs& a, bool seed_given) {
     const bool last_round_before = game.last_round();
     int turns_before[kMaxPlayers];
     for (int q = 0; q < game.players(); ++q) turns_before[q] = game.turns(q);
-    const Action action = Decide(game, seats, p);
+    const Action action = Decide(game, seats, p, tables);
     const int gain = game.Score(p) - Score(before, rules);
     if (action.kind == Action::kFail) {
       std::printf("%s fails %d: no group is legal, crosses %s of column %d (R3.5)\n",
@@ -495,6 +501,7 @@ void RegisterPlay(CLI::App& app) {
   play->add_flag("--manual-dice", args->manual_dice,
                  "physical dice: before every roll, type the six dice on the table (for every "
                  "seat: the AIs decide, you roll for them)");
+  AddTableCacheOption(play, &args->table_cache_mb);
   play->callback([args, seed] { RunPlay(*args, seed->count() > 0); });
 }
 

@@ -21,6 +21,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "solver/ai_players.h"
 #include "solver/bot.h"
 #include "solver/simulate.h"
 #include "solver/table_cache.h"
@@ -28,12 +29,6 @@
 #include "tools/cli_common.h"
 
 namespace penk::cli {
-
-void UseTableFiles() {
-  SetTableLoader([](const Rules& rules, uint32_t blocked_rows) {
-    return LoadOrBuildTable(rules, "", blocked_rows);
-  });
-}
 
 namespace {
 
@@ -43,6 +38,7 @@ struct SimulateArgs {
   uint64_t seed = 1;
   int threads = 1;
   bool json = false;
+  size_t table_cache_mb = TableCache::kDefaultCapMegabytes;
 };
 
 std::string JsonEscape(const std::string& s) {
@@ -59,22 +55,26 @@ void RunSimulate(const SimulateArgs& a) {
   for (absl::string_view part : absl::StrSplit(a.players, ',')) {
     std::string name = absl::AsciiStrToLower(absl::StripAsciiWhitespace(part));
     if (name.empty()) throw UsageError{absl::StrCat("--players: empty entry in \"", a.players, "\"")};
-    OrFail(MakeBot(name, Rules{}, 0).status());
+    if (!BotNeedsTables(name)) OrFail(MakeBot(name, Rules{}, 0).status());
+    else if (name != "optimal") OrFail(ParseExpertName(name).status());
     o.players.push_back(name);
   }
   if (o.players.size() > static_cast<size_t>(kMaxPlayers))
     throw UsageError{absl::StrCat("--players: a game has 1 to 4 players (R1.4); got ",
                                   o.players.size())};
-  if (a.games < 1) throw UsageError{"--games must be at least 1"};
-  if (a.threads < 1) throw UsageError{"--threads must be at least 1"};
+  if (a.games < 1 || a.games > kMaxSimulatedGames)
+    throw UsageError{absl::StrCat("--games must be 1..", kMaxSimulatedGames, "; got ", a.games)};
+  if (a.threads < 1 || a.threads > kMaxSimulationThreads)
+    throw UsageError{
+        absl::StrCat("--threads must be 1..", kMaxSimulationThreads, "; got ", a.threads)};
   o.games = a.games;
   o.seed = a.seed;
   o.threads = a.threads;
   o.rules = OrFail(ParseRules(a.rules));
-  UseTableFiles();
+  o.tables = CommandTableCache(a.table_cache_mb);
   for (const std::string& name : o.players)  // load the first table before the clock starts
-    if (name == "optimal" || name.rfind("expert", 0) == 0) {
-      CachedTable(o.rules, 0);
+    if (BotNeedsTables(name)) {
+      OrFail(o.tables->Get(TableKey{o.rules, 0, ""}).status());
       break;
     }
   const auto start = std::chrono::steady_clock::now();
@@ -136,12 +136,18 @@ void RegisterSimulate(CLI::App& app) {
   sim->add_option("--players", args->players,
                   "1-4 comma-separated players: greedy, random, optimal, expert (bot = greedy)")
       ->required();
-  sim->add_option("--games", args->games, "number of games")->default_val(1000);
+  sim->add_option("--games", args->games,
+                  absl::StrCat("number of games, 1..", kMaxSimulatedGames,
+                               " (memory does not grow with it)"))
+      ->default_val(1000);
   sim->add_option("--seed", args->seed, "random seed (same seed and threads: same result)")
       ->default_val(1);
-  sim->add_option("--threads", args->threads, "OpenMP threads across games")->default_val(1);
+  sim->add_option("--threads", args->threads,
+                  absl::StrCat("OpenMP threads across games, 1..", kMaxSimulationThreads))
+      ->default_val(1);
   sim->add_flag("--json", args->json, "one JSON object instead of a table");
   AddRulesOption(sim, &args->rules);
+  AddTableCacheOption(sim, &args->table_cache_mb);
   sim->callback([args] { RunSimulate(*args); });
 }
 

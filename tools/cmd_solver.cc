@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 
 #include "absl/strings/str_format.h"
@@ -18,8 +19,9 @@ namespace {
 constexpr char kEmptySheet[] = "...../...../...../...../.....";
 
 struct TableArgs {
-  std::string out, rules, blocked;
+  std::string out, rules, blocked, table_dir;
   int max_free = kRows * kColumns;
+  bool all = false;
 };
 
 // "13" -> rows 1 and 3 (bits 0 and 2); "" or "-" -> none.
@@ -41,13 +43,50 @@ SolitaireTable TableForSheet(const Sheet& sheet, const Rules& rules, const std::
   return OrFail(LoadOrBuildTable(rules, path, position.blocked_rows));
 }
 
+// `tables build --all`: every blocked-row table of the rule set into the table
+// folder, for deployments that must never build at request time
+// (`penk engine --no-build`). Valid tables already there are kept.
+void RunTablesBuildAll(const TableArgs& a, const Rules& rules) {
+  if (!a.out.empty() || !a.blocked.empty())
+    throw UsageError{"--all builds every set of blocked rows into the table folder: "
+                     "give --table-dir instead of --out and --blocked-rows"};
+  const std::string dir = a.table_dir.empty() ? DefaultTableDir() : a.table_dir;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw UsageError{absl::StrCat("cannot create the table folder ", dir, ": ", ec.message())};
+  OrFail(CheckTableWritable(TablePathIn(dir, rules, 0)));
+  const std::vector<uint32_t> sets = BlockedRowSets(rules);
+  int built = 0, kept = 0;
+  for (size_t i = 0; i < sets.size(); ++i) {
+    const std::string path = TablePathIn(dir, rules, sets[i]);
+    const std::string rows = sets[i] ? BlockedRowsDigits(sets[i]) : "none";
+    absl::StatusOr<SolitaireTable> present = ReadTable(path, rules, sets[i]);
+    if (present.ok() && present->max_free() >= a.max_free) {
+      std::fprintf(stderr, "[%zu/%zu] blocked rows %s: %s is valid, kept\n", i + 1, sets.size(),
+                   rows.c_str(), path.c_str());
+      ++kept;
+      continue;
+    }
+    std::fprintf(stderr, "[%zu/%zu] blocked rows %s: building %s\n", i + 1, sets.size(),
+                 rows.c_str(), path.c_str());
+    OrFail(WriteTable(BuildTableWithProgress(rules, a.max_free, true, sets[i]), path));
+    ++built;
+  }
+  std::printf("rules: %s\ntables: %d built, %d kept, in %s\n", FormatRules(rules).c_str(), built,
+              kept, dir.c_str());
+}
+
 void RunTablesBuild(const TableArgs& a) {
   Rules rules = OrFail(ParseRules(a.rules));
+  if (a.all) return RunTablesBuildAll(a, rules);
+  if (!a.table_dir.empty()) throw UsageError{"--table-dir goes with --all (else use --out)"};
   const uint32_t blocked = ParseBlockedRows(a.blocked);
   std::string path = a.out.empty() ? DefaultTablePath(rules, blocked) : a.out;
   std::error_code ec;
-  if (auto dir = std::filesystem::path(path).parent_path(); !dir.empty())
-    std::filesystem::create_directories(dir, ec);
+  std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  std::filesystem::create_directories(dir, ec);
+  OrFail(CheckTableWritable(path));  // before a build of seconds, not after
   SolitaireTable table = BuildTableWithProgress(rules, a.max_free, true, blocked);
   OrFail(WriteTable(table, path));
   std::printf("rules: %s\nstates: %lld\n", FormatRules(rules).c_str(),
@@ -86,6 +125,7 @@ struct HintArgs {
   bool last_round = false;
   int seat = 1;
   int turns = -1;
+  size_t table_cache_mb = TableCache::kDefaultCapMegabytes;
 };
 
 // The heading of a ranking's action column: what is being chosen.
@@ -112,9 +152,8 @@ std::vector<double> ExpertEstimates(const HintArgs& a, const Sheet& sheet, const
   query.last_round = a.last_round;
   query.seat = a.seat;
   query.turns = a.turns;
-  UseTableFiles();
   std::vector<double> win;
-  OrFail(RankForWin(query, roll, a.rerolls, ranked, win));
+  OrFail(RankForWin(query, roll, a.rerolls, ranked, win, CommandTableCache(a.table_cache_mb)));
   return win;
 }
 
@@ -196,6 +235,11 @@ void RegisterSolverCommands(CLI::App& app) {
       ->check(CLI::Range(4, 25));
   b->add_option("--blocked-rows", build->blocked,
                 "rows crossed by opponents' PENKs, as digits (e.g. 13); default none (solitaire)");
+  b->add_flag("--all", build->all,
+              "every set of blocked rows of the rules (32; 1 with penk-lines=columns) into the "
+              "table folder, keeping valid ones (for penk engine --no-build)");
+  b->add_option("--table-dir", build->table_dir,
+                "with --all: the table folder (default: $PENK_TABLE_DIR or tables/ beside penk)");
   b->callback([build] { RunTablesBuild(*build); });
 
   auto value = std::make_shared<ValueArgs>();
@@ -203,7 +247,8 @@ void RegisterSolverCommands(CLI::App& app) {
       "value", "optimal expected final score from the start of a turn (solitaire)");
   v->add_option("--sheet", value->sheet, "sheet in R7.3 notation")->default_str(kEmptySheet);
   AddRulesOption(v, &value->rules);
-  v->add_option("--table", value->table, "table file (default: built on first use)");
+  v->add_option("--table", value->table,
+                "table file, only read (default: the table folder's, built on first use)");
   v->callback([value] { RunValue(*value); });
 
   auto hint = std::make_shared<HintArgs>();
@@ -219,7 +264,8 @@ void RegisterSolverCommands(CLI::App& app) {
       ->check(CLI::NonNegativeNumber);
   h->add_flag("--json", hint->json, "one JSON object instead of a table");
   AddRulesOption(h, &hint->rules);
-  h->add_option("--table", hint->table, "table file (default: built on first use)");
+  h->add_option("--table", hint->table,
+                "table file, only read (default: the table folder's, built on first use)");
   h->add_option("--opponent", hint->opponents,
                 "another player's sheet (repeatable, in turn order after the player to move): "
                 "rank by expert's estimated win probability");
@@ -231,6 +277,7 @@ void RegisterSolverCommands(CLI::App& app) {
       ->default_val(1);
   h->add_option("--turn", hint->turns,
                 "with --opponent: turns the mover has played (default: estimated from the sheet)");
+  AddTableCacheOption(h, &hint->table_cache_mb);
   h->callback([hint] { RunHint(*hint); });
 }
 

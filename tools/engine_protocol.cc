@@ -34,7 +34,6 @@ namespace {
 
 constexpr char kEmptySheet[] = "...../...../...../...../.....";
 constexpr size_t kMaxLine = 1 << 20;  // longer request lines are refused
-constexpr size_t kMaxCachedTables = 6;
 
 [[noreturn]] void Fail(ErrorCode code, std::string message) {
   throw EngineError{code, std::move(message)};
@@ -106,7 +105,15 @@ std::vector<std::string> SeatsOrThrow(const std::vector<std::string>& names,
   return seats;
 }
 
-Session::Session(SessionOptions options) : options_(std::move(options)) {}
+Session::Session(SessionOptions options)
+    : options_(std::move(options)),
+      tables_(std::make_shared<TableCache>(FileTableLoader(options_.table_dir, options_.allow_build),
+                                           options_.table_cache_mb << 20)) {}
+
+void Session::SetAllowBuild(bool allow) {
+  options_.allow_build = allow;
+  tables_->SetLoader(FileTableLoader(options_.table_dir, allow));
+}
 
 std::vector<std::string> Session::Levels() const {
   if (!options_.levels.empty()) return options_.levels;
@@ -115,42 +122,22 @@ std::vector<std::string> Session::Levels() const {
   return out;
 }
 
-const SolitaireTable& Session::Table(const Rules& rules, const Sheet& sheet,
-                                     const std::string& path_arg) {
+std::shared_ptr<const SolitaireTable> Session::Table(const Rules& rules, const Sheet& sheet,
+                                                     const std::string& path_arg) {
   absl::StatusOr<SolitairePosition> position = PositionOfSheet(sheet);
   if (!position.ok()) Fail(ErrorCode::kBadPosition, std::string(position.status().message()));
-  const uint32_t blocked = position->blocked_rows;
   std::string path = path_arg;
   if (!options_.fixed_table.empty()) {
     path = options_.fixed_table;
   } else if (!path.empty() && !options_.allow_table_paths) {
     Fail(ErrorCode::kBadField, "this engine does not accept table paths");
   }
-  const bool default_path = path.empty();
-  if (default_path) {
-    path = DefaultTablePath(rules, blocked);
-    if (!options_.table_dir.empty())
-      path = (std::filesystem::path(options_.table_dir) / std::filesystem::path(path).filename())
-                 .string();
-  }
-  const std::string key = absl::StrCat(FormatRules(rules), "|", blocked, "|", path);
-  if (auto it = tables_.find(key); it != tables_.end()) return *it->second;
-  std::error_code ec;
-  const bool exists = std::filesystem::exists(path, ec);
-  absl::StatusOr<SolitaireTable> table;
-  if (exists && !std::filesystem::is_regular_file(path, ec))
-    Fail(ErrorCode::kTable, absl::StrCat(path, " is not a regular file"));
-  if (!exists && (!default_path || !options_.allow_build)) {
-    Fail(ErrorCode::kTable, absl::StrCat("no table at ", path,
-                                         default_path ? " (building tables is off)" : ""));
-  }
-  // A named file is only read; the default file is built when missing.
-  table = exists ? ReadTable(path, rules, blocked) : LoadOrBuildTable(rules, path, blocked);
+  // A named file is only read; the default file of the folder is built when
+  // missing and building is on (FileTableLoader).
+  absl::StatusOr<std::shared_ptr<const SolitaireTable>> table =
+      tables_->Get(TableKey{rules, position->blocked_rows, path});
   if (!table.ok()) Fail(ErrorCode::kTable, std::string(table.status().message()));
-  if (tables_.size() >= kMaxCachedTables) tables_.clear();
-  auto stored = std::make_shared<const SolitaireTable>(*std::move(table));
-  tables_[key] = stored;
-  return *stored;
+  return *std::move(table);
 }
 
 std::vector<RankedAction> Session::Hint(const Sheet& sheet, const Dice& roll, int rerolls,
@@ -161,8 +148,8 @@ std::vector<RankedAction> Session::Hint(const Sheet& sheet, const Dice& roll, in
     Fail(ErrorCode::kBadPosition,
          absl::StrCat("sheet ", FormatSheet(sheet), " has two closed columns: the game is over (R5.2)"));
   if (sheet.free() == 0) Fail(ErrorCode::kBadPosition, "the sheet has no free cell (R3.6)");
-  const SolitaireTable& table = Table(rules, sheet, table_path);
-  absl::StatusOr<std::vector<RankedAction>> ranked = RankActions(table, sheet, roll, rerolls);
+  std::shared_ptr<const SolitaireTable> table = Table(rules, sheet, table_path);
+  absl::StatusOr<std::vector<RankedAction>> ranked = RankActions(*table, sheet, roll, rerolls);
   if (!ranked.ok()) {
     ErrorCode code = ranked.status().code() == absl::StatusCode::kFailedPrecondition
                          ? ErrorCode::kTable
@@ -173,8 +160,8 @@ std::vector<RankedAction> Session::Hint(const Sheet& sheet, const Dice& roll, in
 }
 
 double Session::Value(const Sheet& sheet, const Rules& rules, const std::string& table_path) {
-  const SolitaireTable& table = Table(rules, sheet, table_path);
-  absl::StatusOr<double> v = table.Value(sheet);
+  std::shared_ptr<const SolitaireTable> table = Table(rules, sheet, table_path);
+  absl::StatusOr<double> v = table->Value(sheet);
   if (!v.ok()) {
     ErrorCode code = v.status().code() == absl::StatusCode::kFailedPrecondition
                          ? ErrorCode::kTable
@@ -193,8 +180,9 @@ std::vector<double> Session::RankForWinOrFail(const Sheet& sheet, const Dice& ro
   CheckSheetsOrThrow(sheet, opponents, rules, last_round);
   WinQuery query{sheet, opponents, rules, last_round, seat, turns};
   std::vector<double> win;
-  if (absl::Status st = RankForWin(query, roll, rerolls, ranked, win); !st.ok())
-    Fail(ErrorCode::kBadField, std::string(st.message()));
+  if (absl::Status st = RankForWin(query, roll, rerolls, ranked, win, tables_); !st.ok())
+    Fail(st.code() == absl::StatusCode::kUnavailable ? ErrorCode::kTable : ErrorCode::kBadField,
+         std::string(st.message()));
   return win;
 }
 
@@ -245,20 +233,31 @@ Action Session::BestAction(GameSession& g, const std::string& level_arg) {
   // Names MakeBot accepts beyond kBotNames (e.g. "expert:lambda=2") are
   // allowed unless the session restricts its levels.
   const bool listed = std::find(levels.begin(), levels.end(), level) != levels.end();
-  if (!listed && (!options_.levels.empty() || !MakeBot(level, g.game().rules(), 0).ok()))
+  if (!listed && (!options_.levels.empty() || !MakeBot(level, g.game().rules(), 0, tables_).ok()))
     Fail(ErrorCode::kUnknownLevel, absl::StrCat("unknown AI level \"", level_arg, "\"; known: ",
                                                 absl::StrJoin(levels, ", ")));
+  // Each level keeps a player with its caches: a bounded number per game, so
+  // that a client cycling through "expert:lambda=..." cannot grow memory.
+  if (!g.bots.count(level) && g.bots.size() >= options_.max_bots_per_game)
+    Fail(ErrorCode::kLimit, absl::StrCat("at most ", options_.max_bots_per_game,
+                                         " distinct AI levels per game; this game has used ",
+                                         g.bots.size()));
   std::unique_ptr<Player>& bot = g.bots[level];
   if (!bot) {
     absl::StatusOr<std::unique_ptr<Player>> made =
-        MakeBot(level, g.game().rules(), g.seed + 0x9e3779b97f4a7c15ULL * (g.bots.size() + 1));
+        MakeBot(level, g.game().rules(), g.seed + 0x9e3779b97f4a7c15ULL * (g.bots.size() + 1),
+                tables_);
     if (!made.ok()) {
       g.bots.erase(level);
       Fail(ErrorCode::kUnknownLevel, std::string(made.status().message()));
     }
     bot = *std::move(made);
   }
-  return bot->Decide(g.game());
+  try {
+    return bot->Decide(g.game());
+  } catch (const TableUnavailable& e) {  // e.g. a blocked-row table with building off
+    Fail(ErrorCode::kTable, e.what());
+  }
 }
 
 void Session::Apply(GameSession& g, absl::string_view text) {
@@ -465,19 +464,6 @@ void Session::Reset() {
 
 void Session::CloseGame(int id) {
   if (games_.erase(id) == 0) Fail(ErrorCode::kUnknownGame, absl::StrCat("no game ", id));
-}
-
-void InstallAiTableLoader(const SessionOptions& options) {
-  const std::string dir = options.table_dir;
-  const bool build = options.allow_build;
-  SetTableLoader([dir, build](const Rules& rules, uint32_t blocked) -> absl::StatusOr<SolitaireTable> {
-    std::string path = DefaultTablePath(rules, blocked);
-    if (!dir.empty())
-      path = (std::filesystem::path(dir) / std::filesystem::path(path).filename()).string();
-    std::error_code ec;
-    if (std::filesystem::exists(path, ec) || build) return LoadOrBuildTable(rules, path, blocked);
-    return absl::NotFoundError(absl::StrCat("no table at ", path, " (building tables is off)"));
-  });
 }
 
 // ---------------------------------------------------------------------------

@@ -26,6 +26,7 @@
 #include "solver/advisor.h"
 #include "solver/player.h"
 #include "solver/solitaire_dp.h"
+#include "solver/table_cache.h"
 
 namespace penk::engine {
 
@@ -59,14 +60,23 @@ struct EngineError {
   std::string message;
 };
 
+inline constexpr size_t kMaxBotsPerGame = 8;
+
 struct SessionOptions {
   // Folder of the default tables (empty: DefaultTableDir(), i.e.
   // $PENK_TABLE_DIR or tables/ beside the binary).
   std::string table_dir;
   // Whether requests may name a table file ("table" field).
   bool allow_table_paths = true;
-  // Whether a missing default table is built (about 10 s) and saved.
+  // Whether a missing default table is built (about 10 s) and saved; when
+  // not, a request needing one (hint, value, best_action of optimal or
+  // expert, hints with opponents) gets table_error naming the file.
   bool allow_build = true;
+  // Memory cap of the session's table cache (least recently used evicted).
+  size_t table_cache_mb = TableCache::kDefaultCapMegabytes;
+  // Distinct AI levels one game may ask best_action for (each keeps a
+  // player with its caches); one more is refused with `limit`.
+  size_t max_bots_per_game = kMaxBotsPerGame;
   // If not empty, the only AI levels accepted (fuzzing: no table-hungry bots).
   std::vector<std::string> levels;
   // If not empty, every table request uses this file (fuzzing, tests).
@@ -99,8 +109,10 @@ class Session {
 
   // --- The core; every function throws EngineError. ---
   // The table for `sheet` (its blocked rows, R4.2) under `rules`, from
-  // `path` or else the default file; loaded once and cached.
-  const SolitaireTable& Table(const Rules& rules, const Sheet& sheet, const std::string& path);
+  // `path` (only read) or else the default file of the table folder; through
+  // the session's table cache.
+  std::shared_ptr<const SolitaireTable> Table(const Rules& rules, const Sheet& sheet,
+                                              const std::string& path);
   std::vector<RankedAction> Hint(const Sheet& sheet, const Dice& roll, int rerolls,
                                  const Rules& rules, const std::string& table_path);
   double Value(const Sheet& sheet, const Rules& rules, const std::string& table_path);
@@ -140,6 +152,11 @@ class Session {
   void CloseGame(int id);
   size_t game_count() const { return games_.size(); }
 
+  // The session's table cache, shared with its AI players.
+  const std::shared_ptr<TableCache>& tables() const { return tables_; }
+  // Building of missing default tables on or off from now on (the C API).
+  void SetAllowBuild(bool allow);
+
   // Forgets every game and the quit request; keeps the loaded tables.
   void Reset();
 
@@ -148,7 +165,7 @@ class Session {
 
  private:
   SessionOptions options_;
-  std::map<std::string, std::shared_ptr<const SolitaireTable>> tables_;
+  std::shared_ptr<TableCache> tables_;
   std::map<int, GameSession> games_;
   int next_game_ = 1;
   bool quit_ = false;
@@ -166,14 +183,6 @@ void CheckSheetsOrThrow(const Sheet& sheet, const std::vector<Sheet>& opponents,
 // "human,greedy" or a list -> validated lower-case seat names.
 std::vector<std::string> SeatsOrThrow(const std::vector<std::string>& names,
                                       const std::vector<std::string>& levels);
-
-// Makes the AI levels that need exact tables (optimal, expert) load them
-// through the process-wide cache (solver/table_cache.h) from the table folder
-// of `options`: a saved file is read; a missing one is built and saved when
-// building is allowed (else the cache builds it in memory, about 10 s).
-// Process-wide: `penk engine` calls it once; the C library at each
-// penk_context_create (the last context's folder wins).
-void InstallAiTableLoader(const SessionOptions& options);
 
 // The answers of the protocol's commands on a game, shared with the C API.
 // best_action: the AI's action for the player to move, with its expected

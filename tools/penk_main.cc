@@ -3,6 +3,7 @@
 #include <string>
 
 #include "CLI/CLI.hpp"
+#include "solver/table_cache.h"
 #include "tools/cli_common.h"
 
 int main(int argc, char** argv) {
@@ -37,6 +38,10 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const penk::cli::UsageError& e) {
     std::fprintf(stderr, "penk: %s\n", e.message.c_str());
+    return 2;
+  } catch (const penk::TableUnavailable& e) {  // an AI player's table, refused
+    std::fflush(stdout);
+    std::fprintf(stderr, "penk: %s\n", e.what());
     return 2;
   }
   return 0;
