@@ -44,7 +44,9 @@
 extern "C" {
 #endif
 
-#define PENK_API_VERSION 1
+/* 2 added penk_game_create_random and penk_context_set_table_cache_mb;
+ * everything of version 1 is unchanged. */
+#define PENK_API_VERSION 2
 
 /* Status codes; the same numbers as the protocol's error codes. */
 typedef enum penk_status {
