@@ -44,6 +44,10 @@
 extern "C" {
 #endif
 
+/* 2 added penk_game_create_random, penk_context_set_table_cache_mb,
+ * penk_game_create_json (physical dice, positions), penk_game_roll,
+ * penk_game_undo, penk_game_hint_json, penk_game_best_action_json,
+ * penk_request and PENK_PHASE_ROLL; everything of version 1 is unchanged. */
 #define PENK_API_VERSION 2
 
 /* Status codes; the same numbers as the protocol's error codes. */

@@ -54,7 +54,7 @@ absl::StatusOr<std::shared_ptr<const SolitaireTable>> TableCache::Get(const Tabl
       e.last_use = ++clock_;
       e.bytes = table->values().size() * sizeof(double);
       bytes_ += e.bytes;
-      EvictLocked(key);
+      EvictLocked(&key);
     }
   }
   loaded_.notify_all();
@@ -69,13 +69,13 @@ std::shared_ptr<const SolitaireTable> TableCache::GetOrThrow(const Rules& rules,
   return *std::move(t);
 }
 
-void TableCache::EvictLocked(const TableKey& keep) {
+void TableCache::EvictLocked(const TableKey* keep) {
   // Least recently used first; the table just asked for always stays, so a
   // cap below one table still serves one table at a time.
   while (bytes_ > cap_bytes_) {
     auto victim = entries_.end();
     for (auto it = entries_.begin(); it != entries_.end(); ++it) {
-      if (!it->second.table || !(it->first < keep || keep < it->first)) continue;
+      if (!it->second.table || (keep && !(it->first < *keep || *keep < it->first))) continue;
       if (victim == entries_.end() || it->second.last_use < victim->second.last_use) victim = it;
     }
     if (victim == entries_.end()) return;
@@ -92,9 +92,7 @@ void TableCache::SetLoader(TableLoader loader) {
 void TableCache::SetCap(size_t cap_bytes) {
   std::lock_guard<std::mutex> lock(mutex_);
   cap_bytes_ = cap_bytes;
-  TableKey none;
-  none.file = "\n";  // no real key: anything may go
-  EvictLocked(none);
+  EvictLocked(nullptr);
 }
 
 size_t TableCache::cap_bytes() const {

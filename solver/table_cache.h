@@ -97,7 +97,8 @@ class TableCache {
     uint64_t last_use = 0;
     size_t bytes = 0;
   };
-  void EvictLocked(const TableKey& keep);
+  // Drops least recently used tables until under the cap, never `keep`.
+  void EvictLocked(const TableKey* keep);
 
   mutable std::mutex mutex_;
   std::condition_variable loaded_;

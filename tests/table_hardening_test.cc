@@ -220,6 +220,35 @@ TEST_F(TableHardening, AlteredHeaderIsRefusedAtOnce) {
             absl::string_view::npos);
 }
 
+TEST_F(TableHardening, OlderFormatIsNamedAndOnlyTheDefaultFolderRebuildsIt) {
+  // What penk up to format 3 wrote: a Boost archive (length-prefixed signature).
+  const std::string boost_header =
+      std::string("\x16\0\0\0\0\0\0\0serialization::archive\x13\0", 32) +
+      std::string(64, '\0');
+  Spit(path_, boost_header);
+  absl::StatusOr<SolitaireTable> t = ReadTable(path_, Rules{});
+  ASSERT_FALSE(t.ok());
+  EXPECT_TRUE(IsOtherTableFormat(t.status()));
+  EXPECT_NE(t.status().message().find("format version 3 or older"), absl::string_view::npos)
+      << t.status();
+  EXPECT_NE(t.status().message().find("rebuild it with: penk tables build --out " + path_),
+            absl::string_view::npos)
+      << t.status();
+  EXPECT_FALSE(LoadOrBuildTable(Rules{}, path_).ok());  // a named file: refused, kept
+  EXPECT_EQ(Slurp(path_), boost_header);
+  // In the table folder it is a build output of an older penk: rebuilt when
+  // building is allowed, else named with the way to make it.
+  const std::string in_folder = TablePathIn(dir_.string(), Rules{}, 0);
+  Spit(in_folder, boost_header);
+  t = LoadOrBuildDefaultTable(Rules{}, dir_.string(), 0, /*allow_build=*/false);
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("an older penk's table at " + in_folder),
+            absl::string_view::npos)
+      << t.status();
+  EXPECT_NE(t.status().message().find("penk tables build --all"), absl::string_view::npos);
+  EXPECT_FALSE(IsOtherTableFormat(ReadTable("/etc/passwd", Rules{}).status()));
+}
+
 TEST_F(TableHardening, HeaderEditedToClaimMoreIsRefusedByTheChecksum) {
   ASSERT_TRUE(WriteTable(*table_, path_).ok());  // solves positions with <= 5 free cells
   std::string bytes = Slurp(path_);
@@ -340,6 +369,14 @@ TEST(SimulateBounds, GamesAndThreadsAreCappedWithOneLine) {
     EXPECT_EQ(r.exit_code, 2) << c.args << ": " << r.err;
     EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  // The other commands' cache option.
+  for (const char* args : {"play --players greedy --table-cache-mb 0",
+                           "hint --roll 12345J --opponent ...../...../...../...../..... "
+                           "--table-cache-mb 2000000"}) {
+    PenkRun r = RunPenkShell(args, "", "", kTimeout);
+    EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
+    EXPECT_NE(r.err.find("--table-cache-mb"), std::string::npos) << r.err;
   }
   // The largest thread count is served.
   PenkRun r = RunPenkShell("simulate --players random --games 300 --threads 256", "", "", 120);
