@@ -98,9 +98,12 @@ TEST_F(EngineLimits, NoBuildCoversTheBlockedRowTablesOfHints) {
   AddSmallDefaultTable();
   Session s(NoBuild());
   // Our own table is there; expert also values the opponent's sheet, whose
-  // row 5 is blocked: that table is missing and is not built.
-  json r = Call(s, {{"cmd", "hint"}, {"sheet", kSmallSheet}, {"roll", "12345J"}, {"rerolls", 1},
-                    {"opponents", {kBlockedSheet}}});
+  // row 5 is blocked (our row-5 PENK, R4.2): that table is missing and is
+  // not built.
+  const char* mover = "oooo./ooo.o/oo.oo/o.ooo/ooooo";
+  const char* opponent = "xoooo/xo.oo/xoo.o/x.oo./xxxxx";
+  json r = Call(s, {{"cmd", "hint"}, {"sheet", mover}, {"roll", "12345J"}, {"rerolls", 1},
+                    {"opponents", {opponent}}});
   EXPECT_EQ(ErrorOf(r), "table_error") << r;
   EXPECT_NE(MessageOf(r).find(TablePathIn(dir_, Rules{}, 0b10000)), std::string::npos) << r;
   EXPECT_EQ(FilesInDir(), 1u);
@@ -108,8 +111,8 @@ TEST_F(EngineLimits, NoBuildCoversTheBlockedRowTablesOfHints) {
   ASSERT_TRUE(WriteTable(BuildSolitaireTable(Rules{}, 6, nullptr, 0b10000),
                          TablePathIn(dir_, Rules{}, 0b10000))
                   .ok());
-  r = Call(s, {{"cmd", "hint"}, {"sheet", kSmallSheet}, {"roll", "12345J"}, {"rerolls", 1},
-               {"opponents", {kBlockedSheet}}});
+  r = Call(s, {{"cmd", "hint"}, {"sheet", mover}, {"roll", "12345J"}, {"rerolls", 1},
+               {"opponents", {opponent}}});
   EXPECT_TRUE(r.contains("result")) << r;
 }
 
@@ -138,7 +141,9 @@ TEST_F(EngineLimits, HostileTablePathsAreTableErrors) {
   });
   for (const Case& c : cases) {
     for (const char* cmd : {"value", "hint"}) {
-      json r = Call(s, {{"cmd", cmd}, {"sheet", kSmallSheet}, {"roll", "12345J"}, {"table", c.table}});
+      json request = {{"cmd", cmd}, {"sheet", kSmallSheet}, {"table", c.table}};
+      if (std::string(cmd) == "hint") request["roll"] = "12345J";
+      json r = Call(s, request);
       EXPECT_EQ(ErrorOf(r), "table_error") << c.table << " " << r;
       EXPECT_NE(MessageOf(r).find(c.message), std::string::npos) << r;
     }

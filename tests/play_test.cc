@@ -413,7 +413,7 @@ TEST(playCli, BadPlayersExit2WithOneLine) {
   }
   Result r = RunPenk("play --players human,wizard");
   EXPECT_NE(r.err.find("wizard"), std::string::npos);
-  EXPECT_NE(r.err.find("human, bot, greedy, random, optimal, expert"), std::string::npos);
+  EXPECT_NE(r.err.find("human, bot, greedy, random, solitaire (= optimal), expert"), std::string::npos);
   Result five = RunPenk("play --players bot,bot,bot,bot,bot");
   EXPECT_NE(five.err.find("1 to 4 players"), std::string::npos) << five.err;
   Result rules = RunPenk("play --players bot --rules line-min=9");
