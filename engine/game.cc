@@ -8,6 +8,7 @@
 #include "absl/strings/strip.h"
 #include "engine/dice_space.h"
 #include "engine/marking.h"
+#include "engine/quoted_input.h"
 #include "engine/score.h"
 
 namespace penk {
@@ -36,6 +37,8 @@ absl::StatusOr<Game> Game::Create(int players, const Rules& rules, uint64_t seed
   g.StartTurn();
   return g;
 }
+
+int Game::current() const { return phase_ == Phase::kOver ? -1 : current_; }
 
 int Game::Score(int p) const { return penk::Score(sheets_[p], rules_); }
 
@@ -111,13 +114,15 @@ absl::StatusOr<Action> Game::ParseAction(absl::string_view text) const {
     if (!keep.ok()) return keep.status();
     return Action::Keep(*keep);
   }
-  std::string lower = absl::AsciiStrToLower(text);
+  std::string lower;  // R7.1: spaces are ignored ("fail : 3" is "fail:3")
+  for (char c : absl::AsciiStrToLower(text))
+    if (!absl::ascii_isspace(static_cast<unsigned char>(c))) lower += c;
   absl::string_view rest = lower;
   if (absl::ConsumePrefix(&rest, "fail:")) {
     int face;
     if (!absl::SimpleAtoi(rest, &face) || face < 1 || face > kColumns)
       return absl::InvalidArgumentError(
-          absl::StrCat("failure must be fail:v with v a column 1-5; got \"", text, "\""));
+          absl::StrCat("failure must be fail:v with v a column 1-5; got ", QuotedInput(text)));
     return Action::Fail(face);
   }
   absl::StatusOr<uint32_t> cells = ParseMarking(text, sheets_[current_], dice_);

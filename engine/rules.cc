@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "engine/quoted_input.h"
 
 namespace penk {
 
@@ -24,8 +25,8 @@ absl::StatusOr<Rules> ParseRules(absl::string_view text) {
       rules.line_min = item[0] - '0';
     } else {
       return absl::InvalidArgumentError(absl::StrCat(
-          "rules are a comma-separated list of penk-lines=all|columns and line-min=1..5; got \"",
-          text, "\""));
+          "rules are a comma-separated list of penk-lines=all|columns and line-min=1..5; got ",
+          QuotedInput(text)));
     }
   }
   return rules;
