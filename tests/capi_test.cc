@@ -273,15 +273,18 @@ TEST(CApiMultiplayer, HintMultiJsonMatchesPenkHintOpponent) {
   penk_context* ctx = nullptr;
   ASSERT_EQ(penk_context_create(dir.c_str(), &ctx), PENK_OK);
   ASSERT_EQ(penk_context_set_build(ctx, 0), PENK_OK);
-  const char* opponent = "o.ooo/oo.oo/ooo.o/oooo./ooo.o";
+  // Sheets a game can reach together (engine/position_check.h): no line
+  // completed on either, within the small table's free cells.
+  const char* mover = "o.ooo/oo.oo/ooo.o/oooo./.oooo";
+  const char* opponent = "oooo./.oooo/o.ooo/oo.oo/ooo.o";
   std::vector<char> buf(1 << 16);
   size_t needed = 0;
-  ASSERT_EQ(penk_hint_multi_json(ctx, kSmallSheet, "12345J", 1, nullptr, nullptr, opponent, 0, 1,
+  ASSERT_EQ(penk_hint_multi_json(ctx, mover, "12345J", 1, nullptr, nullptr, opponent, 0, 1,
                                  -1, buf.data(), buf.size(), &needed),
             PENK_OK)
       << penk_last_error();
   json cli = json::parse(RunPenk("PENK_TABLE_DIR=" + dir, std::string("hint --json --sheet ") +
-                                                             kSmallSheet + " --roll 12345J --rerolls 1 --opponent " +
+                                                             mover + " --roll 12345J --rerolls 1 --opponent " +
                                                              opponent));
   EXPECT_EQ(json::parse(buf.data()), cli);
   // No opponents: the solitaire answer, as penk_hint_json.

@@ -405,13 +405,16 @@ TEST_F(EngineTables, HintWithOpponentsEqualsPenkHintOpponent) {
   o.allow_build = false;
   InstallAiTableLoader(o);
   Session s(o);
-  const char* opponent = "o.ooo/oo.oo/ooo.o/oooo./ooo.o";
+  // Sheets a game can reach together (engine/position_check.h): no line
+  // completed on either, within the small table's free cells.
+  const char* mover = "o.ooo/oo.oo/ooo.o/oooo./.oooo";
+  const char* opponent = "oooo./.oooo/o.ooo/oo.oo/ooo.o";
   for (int rerolls : {1, 0}) {
     for (bool last_round : {false, true}) {
-      json r = Hint(s, {{"sheet", kSmallSheet}, {"roll", "12345J"}, {"rerolls", rerolls},
+      json r = Hint(s, {{"sheet", mover}, {"roll", "12345J"}, {"rerolls", rerolls},
                         {"opponents", {opponent}}, {"last_round", last_round}});
       ASSERT_TRUE(r.contains("result")) << r;
-      json cli = json::parse(RunPenk(std::string("hint --json --sheet ") + kSmallSheet +
+      json cli = json::parse(RunPenk(std::string("hint --json --sheet ") + mover +
                                          " --roll 12345J --rerolls " + std::to_string(rerolls) +
                                          " --opponent " + opponent +
                                          (last_round ? " --last-round" : ""),
@@ -421,17 +424,17 @@ TEST_F(EngineTables, HintWithOpponentsEqualsPenkHintOpponent) {
     }
   }
   // seat and turns are passed on as --seat and --turn.
-  json r = Hint(s, {{"sheet", kSmallSheet}, {"roll", "3335JJ"}, {"rerolls", 2},
+  json r = Hint(s, {{"sheet", mover}, {"roll", "3335JJ"}, {"rerolls", 2},
                     {"opponents", {opponent, opponent}}, {"seat", 2}, {"turns", 5}, {"top", 5}});
   ASSERT_TRUE(r.contains("result")) << r;
-  json cli = json::parse(RunPenk(std::string("hint --json --sheet ") + kSmallSheet +
+  json cli = json::parse(RunPenk(std::string("hint --json --sheet ") + mover +
                                      " --roll 3335JJ --opponent " + opponent + " --opponent " +
                                      opponent + " --seat 2 --turn 5 --top 5",
                                  "PENK_TABLE_DIR=" + dir));
   EXPECT_EQ(r["result"], cli);
   // Errors of the multiplayer fields.
   auto code = [&](json f) {
-    f["sheet"] = kSmallSheet;
+    f["sheet"] = mover;
     f["roll"] = "12345J";
     return ErrorOf(Hint(s, f));
   };

@@ -1,5 +1,7 @@
 #include "tools/cli_common.h"
 
+#include "engine/quoted_input.h"
+
 namespace penk::cli {
 
 void AddRulesOption(CLI::App* app, std::string* text) {
@@ -7,6 +9,21 @@ void AddRulesOption(CLI::App* app, std::string* text) {
                   "rule variants: penk-lines=all|columns (R4.3), line-min=1..5 (R6.5), "
                   "comma-separated")
       ->default_str("line-min=3,penk-lines=all");
+}
+
+CLI::Validator SeedNotNegative() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        const size_t start = text.find_first_not_of(" \t");
+        if (start != std::string::npos && text[start] == '-')
+          return "a seed is a number from 0 to 2^64-1; got " + QuotedInput(text);
+        return "";
+      },
+      "SEED");
+}
+
+std::string Plural(long long n, const std::string& one, const std::string& many) {
+  return std::to_string(n) + " " + (n == 1 || n == -1 ? one : many);
 }
 
 }  // namespace penk::cli

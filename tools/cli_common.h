@@ -32,6 +32,13 @@ inline void OrFail(const absl::Status& status) {
 // Adds `--rules` to a subcommand, bound to `text`.
 void AddRulesOption(CLI::App* app, std::string* text);
 
+// For a seed option: refuses a negative number, which CLI11 would otherwise
+// wrap to 2^64-1 in an unsigned seed.
+CLI::Validator SeedNotNegative();
+
+// "1 point", "2 points": a count with its noun in the right number.
+std::string Plural(long long n, const std::string& one, const std::string& many);
+
 // Each file of tools/ registers its subcommands here.
 void RegisterScoreAndMoves(CLI::App& app);
 void RegisterPlay(CLI::App& app);
