@@ -8,6 +8,8 @@
 #include "absl/strings/str_cat.h"
 #include "engine/position_check.h"
 #include "solver/ai_players.h"
+#include "solver/solitaire_state.h"
+#include "solver/table_cache.h"
 
 namespace penk {
 namespace {
@@ -94,6 +96,23 @@ WinQuery WinQueryOf(const Game& game) {
   q.seat = me + 1;
   q.turns = game.turns(me);
   return q;
+}
+
+absl::Status RankGameForWin(const Game& game, std::vector<RankedAction>& ranked,
+                            std::vector<double>& win) {
+  const Sheet& sheet = game.sheet(game.current());
+  const int rerolls = game.phase() == Phase::kKeep ? game.rerolls_left() : 0;
+  ranked.clear();
+  if (absl::StatusOr<SolitairePosition> position = PositionOfSheet(sheet); position.ok()) {
+    // A sheet with two closed columns may still play the last round (R5.2).
+    absl::StatusOr<std::vector<RankedAction>> solitaire =
+        RankActions(CachedTable(game.rules(), position->blocked_rows), sheet, game.dice(),
+                    rerolls, FinishedSheet::kLastTurns);
+    if (solitaire.ok()) ranked = *std::move(solitaire);
+  }
+  if (ranked.empty())  // no exact value: the legal actions, unvalued
+    for (const Action& a : game.LegalActions()) ranked.push_back({a, std::nan("")});
+  return RankForWin(WinQueryOf(game), game.dice(), rerolls, ranked, win);
 }
 
 absl::Status RankForWin(const WinQuery& q, const Dice& roll, int rerolls,

@@ -1,8 +1,8 @@
 // One ranking rule with opponents (issue 10): the win estimate, then the exact
-// solitaire value, then fewer dice rerolled. RankForWin (`penk hint
-// --opponent`, `penk play`'s `?` through WinQueryOf, the engine's hint) and
-// ExpertPlayer::Decide (expert's moves, `best_action`) must put the same
-// action first on every position.
+// solitaire value, then fewer dice rerolled. RankForWin on sheets given by
+// hand (`penk hint --opponent`, the engine's and the C library's hints),
+// RankGameForWin (`penk play`'s `?`) and ExpertPlayer::Decide (expert's
+// moves, `best_action`) must put the same action first on every position.
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -112,16 +112,34 @@ class RankingRuleGames : public ::testing::Test {
   }
 };
 
-// RankForWin's first action for the player to move, as `penk play`'s `?` and
-// `penk hint --opponent` compute it.
+// The first action of `penk play`'s `?` (RankGameForWin: RankForWin on the
+// game's query, as `penk hint --opponent` ranks).
 Action AdvisorFirst(const Game& game) {
-  const Sheet& sheet = game.sheet(game.current());
-  const int rerolls = game.phase() == Phase::kKeep ? game.rerolls_left() : 0;
-  const SolitaireTable& table = CachedTable(game.rules(), PositionOfSheet(sheet)->blocked_rows);
-  std::vector<RankedAction> ranked =
-      *RankActions(table, sheet, game.dice(), rerolls, FinishedSheet::kLastTurns);
+  std::vector<RankedAction> ranked;
   std::vector<double> win;
-  const absl::Status s = RankForWin(WinQueryOf(game), game.dice(), rerolls, ranked, win);
+  const absl::Status s = RankGameForWin(game, ranked, win);
+  EXPECT_TRUE(s.ok()) << s.message();
+  return ranked.front().action;
+}
+
+// The first action of `penk hint --opponent` given the game's sheets by hand
+// (WinQuery from the text of each sheet, as the CLI parses them).
+Action HintFirst(const Game& game) {
+  const int me = game.current();
+  WinQuery q;
+  q.sheet = *ParseSheet(FormatSheet(game.sheet(me)));
+  for (int i = 1; i < game.players(); ++i)
+    q.opponents.push_back(*ParseSheet(FormatSheet(game.sheet((me + i) % game.players()))));
+  q.rules = game.rules();
+  q.last_round = game.last_round();
+  q.seat = me + 1;
+  q.turns = game.turns(me);
+  const int rerolls = game.phase() == Phase::kKeep ? game.rerolls_left() : 0;
+  const SolitaireTable& table = CachedTable(q.rules, PositionOfSheet(q.sheet)->blocked_rows);
+  std::vector<RankedAction> ranked =
+      *RankActions(table, q.sheet, game.dice(), rerolls, FinishedSheet::kLastTurns);
+  std::vector<double> win;
+  const absl::Status s = RankForWin(q, game.dice(), rerolls, ranked, win);
   EXPECT_TRUE(s.ok()) << s.message();
   return ranked.front().action;
 }
@@ -163,6 +181,8 @@ TEST_F(RankingRuleGames, HintPlayAndExpertAgreeOnThousandsOfPositions) {
       if (rng() % 3 == 0) {  // a random point of the game, keep or mark phase
         const Action decided = expert.Decide(game);
         const Action advised = AdvisorFirst(game);
+        const Action hinted = HintFirst(game);
+        ASSERT_EQ(FormatAction(hinted), FormatAction(advised));
         ASSERT_EQ(FormatAction(decided), FormatAction(advised))
             << "seed " << seed << " players " << players << " player " << game.current()
             << " sheet " << FormatSheet(game.sheet(game.current())) << " dice "

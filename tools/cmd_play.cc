@@ -169,21 +169,21 @@ void PrintRankedOptions(const Game& game) {
   };
   const int rerolls = game.phase() == Phase::kKeep ? game.rerolls_left() : 0;
   const bool multi = game.players() > 1;
-  // With opponents a sheet with two closed columns may still play the last
-  // round (R5.2); alone, the game would be over.
   std::vector<RankedAction> ranked;
-  absl::StatusOr<SolitairePosition> position = PositionOfSheet(sheet);
-  if (position.ok()) {
-    const SolitaireTable& table = CachedTable(game.rules(), position->blocked_rows);
-    absl::StatusOr<std::vector<RankedAction>> solitaire = RankActions(
-        table, sheet, game.dice(), rerolls,
-        multi ? FinishedSheet::kLastTurns : FinishedSheet::kRefuse);
-    if (solitaire.ok()) ranked = *std::move(solitaire);
+  std::vector<double> win;
+  if (multi) {
+    OrFail(RankGameForWin(game, ranked, win));
+  } else {
+    absl::StatusOr<SolitairePosition> position = PositionOfSheet(sheet);
+    if (position.ok()) {
+      absl::StatusOr<std::vector<RankedAction>> solitaire = RankActions(
+          CachedTable(game.rules(), position->blocked_rows), sheet, game.dice(), rerolls);
+      if (solitaire.ok()) ranked = *std::move(solitaire);
+    }
+    if (ranked.empty())  // no exact value: the legal actions, unvalued
+      for (const Action& a : game.LegalActions()) ranked.push_back({a, std::nan("")});
+    win.assign(ranked.size(), std::nan(""));
   }
-  if (ranked.empty())  // no exact value: the legal actions, unvalued
-    for (const Action& a : game.LegalActions()) ranked.push_back({a, std::nan("")});
-  std::vector<double> win(ranked.size(), std::nan(""));
-  if (multi) OrFail(RankForWin(WinQueryOf(game), game.dice(), rerolls, ranked, win));
   std::vector<Row> rows;
   for (size_t i = 0; i < ranked.size(); ++i) rows.push_back({ranked[i].action, ranked[i].value, win[i]});
   std::printf("  advisor (best first%s):\n  %-14s %14s%s\n",
