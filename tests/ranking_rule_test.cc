@@ -11,6 +11,7 @@
 
 #include "engine/game.h"
 #include "engine/position_check.h"
+#include "engine/score.h"
 #include "gtest/gtest.h"
 #include "solver/advisor.h"
 #include "solver/ai_players.h"
@@ -164,6 +165,32 @@ TEST_F(RankingRuleGames, IssueExample) {
   EXPECT_EQ(FormatAction(ranked[2].action), "2:2+4:2");
   EXPECT_NEAR(win[0], win[2], 1e-9);
   EXPECT_GT(win[0], win[2]);
+}
+
+TEST_F(RankingRuleGames, AFinishedMoverStillPlaysTheLastRound) {
+  // Two closed columns (R5.2): alone the game is over; with an opponent who
+  // has not played the last round, the mover still has this turn, each
+  // marking worth the final score it leads to. The opponent's column 2 was
+  // crossed by the mover's column PENK (R4.2).
+  WinQuery q;
+  q.sheet = *ParseSheet("xo.../xo.../xo.../oo.../xo...");
+  q.opponents = {*ParseSheet(".x.../.x.../.x.../.x.../.x...")};
+  const Dice roll = *ParseRoll("11335J");
+  const SolitaireTable& table = CachedTable(Rules{}, 0);
+  EXPECT_FALSE(RankActions(table, q.sheet, roll, 0).ok());
+  for (int rerolls : {0, 1, 2}) {
+    std::vector<RankedAction> ranked =
+        *RankActions(table, q.sheet, roll, rerolls, FinishedSheet::kLastTurns);
+    std::vector<double> win;
+    ASSERT_TRUE(RankForWin(q, roll, rerolls, ranked, win).ok()) << rerolls;
+    ASSERT_FALSE(ranked.empty());
+    if (rerolls == 0)
+      for (const RankedAction& r : ranked) {
+        Sheet after = q.sheet;
+        after.circled |= r.action.cells;
+        EXPECT_EQ(r.value, Score(after, Rules{})) << FormatAction(r.action);
+      }
+  }
 }
 
 TEST_F(RankingRuleGames, HintPlayAndExpertAgreeOnThousandsOfPositions) {
