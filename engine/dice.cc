@@ -1,6 +1,7 @@
 #include "engine/dice.h"
 
 #include "absl/strings/str_cat.h"
+#include "engine/quoted_input.h"
 
 namespace penk {
 
@@ -28,16 +29,16 @@ absl::StatusOr<Dice> ParseDice(absl::string_view text) {
       continue;
     } else {
       return absl::InvalidArgumentError(
-          absl::StrCat("dice use the characters 1-5 and J; got '", std::string(1, c), "' in \"",
-                       text, "\""));
+          absl::StrCat("dice use the characters 1-5 and J; got '", std::string(1, c), "' in ",
+                       QuotedInput(text)));
     }
     if (++n > kDice)
-      return absl::InvalidArgumentError(absl::StrCat("at most 6 dice; got \"", text, "\""));
+      return absl::InvalidArgumentError(absl::StrCat("at most 6 dice; got ", QuotedInput(text)));
     ++d.count[face];
   }
   if (dash && n > 0)
     return absl::InvalidArgumentError(
-        absl::StrCat("'-' stands alone for keeping no dice; got \"", text, "\""));
+        absl::StrCat("'-' stands alone for keeping no dice; got ", QuotedInput(text)));
   return d;
 }
 
@@ -45,7 +46,7 @@ absl::StatusOr<Dice> ParseRoll(absl::string_view text) {
   absl::StatusOr<Dice> d = ParseDice(text);
   if (!d.ok() || d->size() != kDice)
     return absl::InvalidArgumentError(
-        absl::StrCat("roll must be 6 dice from 1-5 and J; got \"", text, "\""));
+        absl::StrCat("roll must be 6 dice from 1-5 and J; got ", QuotedInput(text)));
   return d;
 }
 
@@ -53,9 +54,9 @@ absl::StatusOr<Dice> ParseKeep(absl::string_view text, const Dice& roll) {
   absl::StatusOr<Dice> d = ParseDice(text);
   if (!d.ok())
     return absl::InvalidArgumentError(absl::StrCat(
-        "keep must be 0-6 dice from 1-5 and J (or - for none); got \"", text, "\""));
+        "keep must be 0-6 dice from 1-5 and J (or - for none); got ", QuotedInput(text)));
   if (!roll.Contains(*d))
-    return absl::InvalidArgumentError(absl::StrCat("keep \"", text, "\" is not part of the roll ",
+    return absl::InvalidArgumentError(absl::StrCat("keep ", QuotedInput(text), " is not part of the roll ",
                                                    FormatDice(roll)));
   return d;
 }

@@ -9,6 +9,7 @@
 #include "engine/dice_space.h"
 #include "engine/marking.h"
 #include "engine/position_check.h"
+#include "engine/quoted_input.h"
 #include "engine/score.h"
 
 namespace penk {
@@ -46,7 +47,9 @@ absl::StatusOr<Game> Game::FromPosition(const Position& pos, const Rules& rules,
   if (n < 1 || n > kMaxPlayers)
     return absl::InvalidArgumentError(
         absl::StrCat("a position has 1 to 4 sheets (R1.4); got ", n));
-  if (absl::Status s = CheckSheetsReachable(pos.sheets, rules); !s.ok()) return s;
+  std::vector<std::string> names;
+  for (int p = 0; p < n; ++p) names.push_back(absl::StrCat("the sheet of seat ", p));
+  if (absl::Status s = CheckSheetsReachable(pos.sheets, rules, names); !s.ok()) return s;
   if (pos.current < 0 || pos.current >= n)
     return absl::InvalidArgumentError(
         absl::StrCat("current must be a seat 0..", n - 1, "; got ", pos.current));
@@ -121,6 +124,7 @@ absl::StatusOr<Game> Game::FromPosition(const Position& pos, const Rules& rules,
   }
   return g;
 }
+int Game::current() const { return phase_ == Phase::kOver ? -1 : current_; }
 
 int Game::Score(int p) const { return penk::Score(sheets_[p], rules_); }
 
@@ -233,13 +237,15 @@ absl::StatusOr<Action> Game::ParseAction(absl::string_view text) const {
     if (!keep.ok()) return keep.status();
     return Action::Keep(*keep);
   }
-  std::string lower = absl::AsciiStrToLower(text);
+  std::string lower;  // R7.1: spaces are ignored ("fail : 3" is "fail:3")
+  for (char c : absl::AsciiStrToLower(text))
+    if (!absl::ascii_isspace(static_cast<unsigned char>(c))) lower += c;
   absl::string_view rest = lower;
   if (absl::ConsumePrefix(&rest, "fail:")) {
     int face;
     if (!absl::SimpleAtoi(rest, &face) || face < 1 || face > kColumns)
       return absl::InvalidArgumentError(
-          absl::StrCat("failure must be fail:v with v a column 1-5; got \"", text, "\""));
+          absl::StrCat("failure must be fail:v with v a column 1-5; got ", QuotedInput(text)));
     return Action::Fail(face);
   }
   absl::StatusOr<uint32_t> cells = ParseMarking(text, sheets_[current_], dice_);

@@ -73,7 +73,8 @@ class Game {
   int players() const { return players_; }
   const Rules& rules() const { return rules_; }
   const Sheet& sheet(int p) const { return sheets_[p]; }
-  int current() const { return current_; }
+  // The seat to move, 0..players-1; -1 once the game is over (nobody moves).
+  int current() const;
   Phase phase() const { return phase_; }
   bool over() const { return phase_ == Phase::kOver; }
   const Dice& dice() const { return dice_; }
@@ -84,7 +85,8 @@ class Game {
   // R5.2: some player has two closed columns; this round is the last.
   bool last_round() const { return last_round_; }
   int turns(int p) const { return turns_[p]; }
-  // The round being played, 1-based; once the game is over, the last round played.
+  // The round being played, 1-based; once the game is over, the last round
+  // played (every player has then taken the same number of turns, R5.2).
   int round() const { return turns_[players_ - 1] + (over() ? 0 : 1); }
   const TurnReport& last_turn() const { return last_turn_; }
   int Score(int p) const;

@@ -10,6 +10,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_split.h"
 #include "engine/dice_space.h"
+#include "engine/quoted_input.h"
 
 namespace penk {
 namespace {
@@ -67,12 +68,15 @@ absl::StatusOr<std::vector<Group>> ParseGroups(absl::string_view text) {
   auto bad = [&] {
     return absl::InvalidArgumentError(absl::StrCat(
         "marking must be 1-3 groups face:size joined by '+' (face 1-5, size 1-5, optional J "
-        "suffix), e.g. 3:4+5:2 or fail:v; got \"",
-        text, "\""));
+        "suffix), e.g. 3:4+5:2 or fail:v; got ",
+        QuotedInput(text)));
   };
+  // R7.1: separators are ignored on input, so "2 : 4 + 5:2" is "2:4+5:2".
+  std::string compact;
+  for (char c : text)
+    if (!absl::ascii_isspace(static_cast<unsigned char>(c))) compact += c;
   std::vector<Group> groups;
-  for (absl::string_view part : absl::StrSplit(text, '+')) {
-    part = absl::StripAsciiWhitespace(part);
+  for (absl::string_view part : absl::StrSplit(compact, '+')) {
     if (part.size() < 3 || part.size() > 4 || part[1] != ':') return bad();
     Group g;
     if (part[0] < '1' || part[0] > '5' || part[2] < '1' || part[2] > '5') return bad();
@@ -162,16 +166,16 @@ absl::StatusOr<uint32_t> ParseMarking(absl::string_view text, const Sheet& sheet
     uint32_t bit = CellBit(g.face, g.size);
     if (cells & bit)
       return absl::InvalidArgumentError(
-          absl::StrCat("marking \"", text, "\" circles cell ", g.face, ":", g.size,
+          absl::StrCat("marking ", QuotedInput(text), " circles cell ", g.face, ":", g.size,
                        " twice; the cells of a marking must be distinct (R3.3)"));
     if (!(sheet.free() & bit))
-      return absl::InvalidArgumentError(absl::StrCat("marking \"", text, "\": cell ", g.face, ":",
+      return absl::InvalidArgumentError(absl::StrCat("marking ", QuotedInput(text), ": cell ", g.face, ":",
                                                      g.size, " is not free (R3.2)"));
     cells |= bit;
   }
   if (!CanForm(roll, groups->data(), static_cast<int>(groups->size())))
     return absl::InvalidArgumentError(
-        absl::StrCat("marking \"", text, "\" cannot be formed from the dice ", FormatDice(roll),
+        absl::StrCat("marking ", QuotedInput(text), " cannot be formed from the dice ", FormatDice(roll),
                      " (R3.1: n dice of the face plus at most one J, disjoint dice)"));
   return cells;
 }

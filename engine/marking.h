@@ -36,6 +36,7 @@ bool CanForm(const Dice& dice, const Group* groups, int count);
 std::string FormatMarking(uint32_t cells);
 
 // Parses "3:4+5:2" or "3:4J+5:2" into groups; checks syntax and ranges only.
+// Spaces anywhere are ignored (R7.1): "3 : 4 + 5:2" is "3:4+5:2".
 absl::StatusOr<std::vector<Group>> ParseGroups(absl::string_view text);
 
 class MarkingCatalog {

@@ -5,85 +5,108 @@
 namespace penk {
 namespace {
 
-// Rows with a crossed cell in a column that still has a free cell: only an
-// opponent's row PENK crosses there (a failure crosses a whole column, R3.5).
-uint32_t PenkCrossedRows(const Sheet& s) {
+// Circled rows of column `face` as bits k-1.
+uint32_t RowsOfColumn(uint32_t cells, int face) {
   uint32_t rows = 0;
+  for (int k = 1; k <= kRows; ++k)
+    if (cells & CellBit(face, k)) rows |= 1u << (k - 1);
+  return rows;
+}
+
+struct Line {
+  bool row;   // else a column
+  int index;  // 1..5
+  uint32_t mask() const { return row ? RowMask(index) : ColumnMask(index); }
+  std::string name() const { return absl::StrCat(row ? "row " : "column ", index); }
+};
+
+}  // namespace
+
+absl::StatusOr<uint32_t> RowsCrossedByPenk(const Sheet& sheet) {
+  if (sheet.circled & sheet.crossed)
+    return absl::InvalidArgumentError("a cell cannot be both circled and crossed (R1.3)");
+  uint32_t rows = 0;
+  for (int v = 1; v <= kColumns; ++v)
+    if (!sheet.ColumnClosed(v)) rows |= RowsOfColumn(sheet.crossed, v);
   for (int v = 1; v <= kColumns; ++v) {
-    if (s.ColumnClosed(v)) continue;
-    for (int k = 1; k <= kRows; ++k)
-      if (s.crossed & CellBit(v, k)) rows |= 1u << (k - 1);
+    if (sheet.ColumnClosed(v)) continue;  // a failure or a column PENK: anything goes
+    if (RowsOfColumn(sheet.crossed, v) != (rows & ~RowsOfColumn(sheet.circled, v)))
+      return absl::InvalidArgumentError(absl::StrCat(
+          "sheet ", FormatSheet(sheet), " cannot arise in a game: in column ", v,
+          ", which is not closed, the crossed cells are not exactly the uncircled cells of "
+          "rows crossed by a PENK (R3.5, R4.2)"));
   }
   return rows;
 }
 
-std::string LineName(bool row, int i) { return absl::StrCat(row ? "row " : "column ", i); }
-
-}  // namespace
-
-absl::Status CheckSheetReachable(const Sheet& s, const Rules& rules) {
-  if (s.circled & s.crossed || (s.circled | s.crossed) & ~kAllCells)
-    return absl::InvalidArgumentError("a cell is either circled or crossed (R1.3)");
-  const uint32_t rows = PenkCrossedRows(s);
-  if (rows && !rules.penk_rows)
-    return absl::InvalidArgumentError(absl::StrCat(
-        "sheet ", FormatSheet(s), " cannot arise with penk-lines=columns: a cell is crossed in a "
-        "column that still has a free cell, and only a failure crosses there (R3.5, R4.3)"));
-  for (int v = 1; v <= kColumns; ++v) {
-    if (s.ColumnClosed(v)) continue;
-    uint32_t want = 0;
-    for (int k = 1; k <= kRows; ++k)
-      if (rows >> (k - 1) & 1) want |= CellBit(v, k) & ~s.circled;
-    if ((s.crossed & ColumnMask(v)) != want)
-      return absl::InvalidArgumentError(absl::StrCat(
-          "sheet ", FormatSheet(s), " cannot arise in a game: in column ", v,
-          ", which is not closed, the crossed cells are not exactly the uncircled cells of "
-          "rows crossed by a PENK (R3.5, R4.2)"));
+absl::Status CheckSheetsReachable(const std::vector<Sheet>& sheets, const Rules& rules,
+                                  const std::vector<std::string>& names) {
+  auto name = [&](size_t i) {
+    return i < names.size() ? names[i] : absl::StrCat("sheet ", i + 1);
+  };
+  std::vector<uint32_t> crossed_rows(sheets.size());
+  for (size_t i = 0; i < sheets.size(); ++i) {
+    absl::StatusOr<uint32_t> rows = RowsCrossedByPenk(sheets[i]);
+    if (!rows.ok()) return absl::InvalidArgumentError(absl::StrCat(name(i), ": ", rows.status().message()));
+    crossed_rows[i] = *rows;
+  }
+  std::vector<Line> lines;
+  for (int i = 1; i <= 5; ++i) {
+    if (rules.penk_rows) lines.push_back({true, i});  // R4.3: rows block only under penk-lines=all
+    lines.push_back({false, i});
+  }
+  for (const Line& line : lines) {
+    for (size_t j = 0; j < sheets.size(); ++j) {
+      if ((sheets[j].circled & line.mask()) != line.mask()) continue;
+      for (size_t i = 0; i < sheets.size(); ++i) {
+        if (i == j) continue;
+        if ((sheets[i].circled & line.mask()) == line.mask())
+          return absl::InvalidArgumentError(absl::StrCat(
+              line.name(), " is completed on ", name(j), " and on ", name(i),
+              ": the first PENK crossed the other's free cells of it (R4.1, R4.2)"));
+        if (sheets[i].free() & line.mask())
+          return absl::InvalidArgumentError(absl::StrCat(
+              name(i), " has a free cell on ", line.name(), ", which ", name(j),
+              " completed: that PENK crossed it (R4.1, R4.2)"));
+      }
+    }
+  }
+  // A row crossed by a PENK: some other player completed it (R4.2).
+  for (size_t i = 0; i < sheets.size(); ++i) {
+    for (int k = 1; k <= kRows; ++k) {
+      if (!(crossed_rows[i] >> (k - 1) & 1)) continue;
+      bool completed = false;
+      for (size_t j = 0; j < sheets.size(); ++j)
+        completed = completed || (j != i && (sheets[j].circled & RowMask(k)) == RowMask(k));
+      if (!rules.penk_rows)
+        return absl::InvalidArgumentError(absl::StrCat(
+            name(i), " has crossed cells on row ", k,
+            " in columns that are not closed, but under penk-lines=columns no PENK crosses a "
+            "row (R4.3)"));
+      if (!completed)
+        return absl::InvalidArgumentError(absl::StrCat(
+            name(i), " has crossed cells on row ", k,
+            " in columns that are not closed, as a PENK crosses, but no other sheet completed "
+            "row ", k, " (R4.2)"));
+    }
   }
   return absl::OkStatus();
 }
 
-absl::Status CheckSheetsReachable(const std::vector<Sheet>& sheets, const Rules& rules) {
-  const int n = static_cast<int>(sheets.size());
-  for (int i = 0; i < n; ++i)
-    if (absl::Status st = CheckSheetReachable(sheets[i], rules); !st.ok())
-      return absl::InvalidArgumentError(absl::StrCat("sheet ", i + 1, ": ", st.message()));
-  if (n < 2) return absl::OkStatus();
-  for (int row = 1; row >= 0; --row) {
-    if (row && !rules.penk_rows) continue;  // R4.3: rows never block
-    for (int line = 1; line <= 5; ++line) {
-      const uint32_t mask = row ? RowMask(line) : ColumnMask(line);
-      int owner = -1;
-      for (int i = 0; i < n; ++i) {
-        if ((sheets[i].circled & mask) != mask) continue;
-        if (owner >= 0)
-          return absl::InvalidArgumentError(absl::StrCat(
-              "sheets ", owner + 1, " and ", i + 1, " both completed ", LineName(row, line),
-              ": the first to complete it crosses its free cells on every other sheet (R4.1, R4.2)"));
-        owner = i;
-      }
-      if (owner < 0) continue;
-      for (int i = 0; i < n; ++i)
-        if (i != owner && (sheets[i].free() & mask))
-          return absl::InvalidArgumentError(absl::StrCat(
-              "sheet ", owner + 1, " completed ", LineName(row, line), " but sheet ", i + 1,
-              " still has a free cell on it: a PENK crosses them (R4.2)"));
-    }
+absl::Status CheckMoverAndOpponents(const Sheet& mover, const std::vector<Sheet>& opponents,
+                                    const Rules& rules, bool last_round) {
+  std::vector<Sheet> sheets = {mover};
+  std::vector<std::string> names = {"the player to move"};
+  for (size_t i = 0; i < opponents.size(); ++i) {
+    sheets.push_back(opponents[i]);
+    names.push_back(absl::StrCat("opponent ", i + 1));
   }
-  // A row crossed outside closed columns was completed by another player.
-  for (int i = 0; i < n; ++i) {
-    const uint32_t rows = PenkCrossedRows(sheets[i]);
-    for (int k = 1; k <= kRows; ++k) {
-      if (!(rows >> (k - 1) & 1)) continue;
-      bool completed = false;
-      for (int j = 0; j < n; ++j)
-        completed = completed || (j != i && (sheets[j].circled & RowMask(k)) == RowMask(k));
-      if (!completed)
-        return absl::InvalidArgumentError(absl::StrCat(
-            "sheet ", i + 1, " has row ", k, " crossed by a PENK, but no other sheet completed row ",
-            k, " (R4.2)"));
-    }
-  }
+  if (absl::Status s = CheckSheetsReachable(sheets, rules, names); !s.ok()) return s;
+  bool ends = false;
+  for (const Sheet& s : sheets) ends = ends || s.ClosedColumns() >= 2;
+  if (last_round && !ends)
+    return absl::InvalidArgumentError(
+        "the last round cannot have begun: no sheet has two closed columns (R5.2)");
   return absl::OkStatus();
 }
 

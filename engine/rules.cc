@@ -4,15 +4,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "engine/quoted_input.h"
 
 namespace penk {
-namespace {
-// Long input is cut in messages: an error line stays one readable line.
-std::string Quoted(absl::string_view text) {
-  if (text.size() <= 40) return std::string(text);
-  return absl::StrCat(text.substr(0, 40), "...");
-}
-}  // namespace
 
 std::string FormatRules(const Rules& rules) {
   return absl::StrCat("line-min=", rules.line_min,
@@ -29,11 +23,11 @@ absl::StatusOr<Rules> ParseRules(absl::string_view text) {
     item = absl::StripAsciiWhitespace(item);
     if (item.empty())
       return absl::InvalidArgumentError(absl::StrCat(
-          "rules text \"", Quoted(text), "\" has an empty option; expected e.g. line-min=3,penk-lines=all"));
+          "rules text ", QuotedInput(text), " has an empty option; expected e.g. line-min=3,penk-lines=all"));
     const bool lines = absl::StartsWith(item, "penk-lines=");
     if (lines ? seen_lines : seen_min && absl::StartsWith(item, "line-min="))
       return absl::InvalidArgumentError(absl::StrCat(
-          "rules text \"", Quoted(text), "\" names ", lines ? "penk-lines" : "line-min",
+          "rules text ", QuotedInput(text), " names ", lines ? "penk-lines" : "line-min",
           " twice; each option at most once"));
     seen_lines = seen_lines || lines;
     seen_min = seen_min || absl::StartsWith(item, "line-min=");
@@ -47,8 +41,8 @@ absl::StatusOr<Rules> ParseRules(absl::string_view text) {
     } else {
       return absl::InvalidArgumentError(absl::StrCat(
           "rules are a comma-separated list of penk-lines=all|columns and line-min=1..5 "
-          "(docs/RULES.md R4.3, R6.5); got \"",
-          Quoted(text), "\""));
+          "(docs/RULES.md R4.3, R6.5); got ",
+          QuotedInput(text)));
     }
   }
   return rules;

@@ -1,6 +1,7 @@
 #include "engine/sheet.h"
 
 #include "absl/strings/str_cat.h"
+#include "engine/quoted_input.h"
 
 namespace penk {
 
@@ -26,8 +27,8 @@ absl::StatusOr<Sheet> ParseSheet(absl::string_view text) {
   auto bad = [&] {
     return absl::InvalidArgumentError(absl::StrCat(
         "sheet must be 5 rows of 5 cells from '.', 'o', 'x' separated by '/' "
-        "(e.g. ...../...../...../...../.....); got \"",
-        text, "\""));
+        "(e.g. ...../...../...../...../.....); got ",
+        QuotedInput(text)));
   };
   Sheet sheet;
   int row = 0, col = 0;

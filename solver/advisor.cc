@@ -17,19 +17,18 @@ double FailValue(const SolitaireTable& table, const ColumnCodes& codes, int face
   return table.ValueOfCodes(CodesAfterFailure(codes, face));
 }
 
-absl::Status CheckLive(const SolitaireTable& table, const Sheet& sheet) {
+absl::Status CheckLive(const SolitaireTable& table, const Sheet& sheet,
+                       FinishedSheet finished = FinishedSheet::kRefuse) {
   absl::StatusOr<double> v = table.Value(sheet);  // validates the sheet and the table's depth
   if (!v.ok()) return v.status();
-  if (sheet.ClosedColumns() >= 2)
+  if (sheet.ClosedColumns() >= 2 && finished == FinishedSheet::kRefuse)
     return absl::FailedPreconditionError(absl::StrCat(
         "sheet ", FormatSheet(sheet), " has two closed columns: the game is over (R5.2)"));
   return absl::OkStatus();
 }
 
-}  // namespace
-
-absl::StatusOr<TurnValues> SolveSolitaireTurn(const SolitaireTable& table, const Sheet& sheet) {
-  if (absl::Status s = CheckLive(table, sheet); !s.ok()) return s;
+// The whole turn on a sheet CheckLive accepted.
+TurnValues SolveCheckedTurn(const SolitaireTable& table, const Sheet& sheet) {
   const ColumnCodes codes = CodesInPlace(sheet);
   TurnValues turn;
   FinalRollValues(
@@ -37,6 +36,13 @@ absl::StatusOr<TurnValues> SolveSolitaireTurn(const SolitaireTable& table, const
       [&](int face) { return FailValue(table, codes, face); }, turn.roll[0].data());
   SolveTurn(turn);
   return turn;
+}
+
+}  // namespace
+
+absl::StatusOr<TurnValues> SolveSolitaireTurn(const SolitaireTable& table, const Sheet& sheet) {
+  if (absl::Status s = CheckLive(table, sheet); !s.ok()) return s;
+  return SolveCheckedTurn(table, sheet);
 }
 
 std::vector<RankedAction> RankActions(const TurnValues& turn, const SolitaireTable& table,
@@ -67,20 +73,18 @@ std::vector<RankedAction> RankActions(const TurnValues& turn, const SolitaireTab
 
 absl::StatusOr<std::vector<RankedAction>> RankActions(const SolitaireTable& table,
                                                       const Sheet& sheet, const Dice& roll,
-                                                      int rerolls) {
+                                                      int rerolls, FinishedSheet finished) {
   if (rerolls < 0 || rerolls > kRerolls)
     return absl::InvalidArgumentError(
         absl::StrCat("rerolls left must be 0, 1 or 2 (R2.2); got ", rerolls));
   if (roll.size() != kDice)
     return absl::InvalidArgumentError(absl::StrCat("roll must be 6 dice; got ", FormatDice(roll)));
+  if (absl::Status s = CheckLive(table, sheet, finished); !s.ok()) return s;
   if (rerolls == 0) {
-    if (absl::Status s = CheckLive(table, sheet); !s.ok()) return s;
     TurnValues unused;
     return RankActions(unused, table, sheet, roll, 0);
   }
-  absl::StatusOr<TurnValues> turn = SolveSolitaireTurn(table, sheet);
-  if (!turn.ok()) return turn.status();
-  return RankActions(*turn, table, sheet, roll, rerolls);
+  return RankActions(SolveCheckedTurn(table, sheet), table, sheet, roll, rerolls);
 }
 
 }  // namespace penk

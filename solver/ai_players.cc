@@ -1,6 +1,7 @@
 #include "solver/ai_players.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdlib>
 
@@ -12,6 +13,7 @@
 #include "engine/marking.h"
 #include "engine/score.h"
 #include "solver/table_cache.h"
+#include "solver/win_ranking.h"
 
 namespace penk {
 namespace {
@@ -20,9 +22,15 @@ namespace {
 // last bits; closer than this they are a tie.
 constexpr double kTieTolerance = 1e-12;
 // Tie-breakers added to win-probability leaves, far below any real difference
-// of probability: prefer a higher final score, then a higher worth margin.
+// of probability: prefer a higher final score, then a higher worth margin,
+// then more circled cells. Markings often tie on the rest (a cell that scores
+// nothing yet); ranked among them by the solitaire value (the ranking rule,
+// solver/win_ranking.h) expert won 53.0% against greedy, by circling more
+// cells 64.9% (5,000 games each, docs/AI.md). A turn circles at most 3
+// cells, so the last term never outweighs a point of final score.
 constexpr double kFinalScoreTieBreak = 1e-9;
 constexpr double kMarginTieBreak = 1e-7;
+constexpr double kCircledTieBreak = 1e-10;
 
 // The best keep of `roll` with `rerolls` left in a solved turn; stopping
 // (all six dice, R2.2) first on ties, then DiceSpace::SubKeeps order.
@@ -253,7 +261,8 @@ double ExpertPlayer::Leaf(uint32_t cells, int face) {
   // Do we play again? Not in the last round, nor when this turn starts it.
   const bool starts_last = me.ClosedColumns() >= 2 || effect.ends;
   if ((key_.last_round && params_.exact_final) || (!key_.last_round && starts_last && params_.race))
-    return FinalShare(score, effect) + kFinalScoreTieBreak * score;
+    return FinalShare(score, effect) + kFinalScoreTieBreak * score +
+           kCircledTieBreak * std::popcount(me.circled);
   double worth = score;
   if (params_.lambda != 0 && me.ClosedColumns() < 2) {
     const double v = my_table_->ValueOfCodes(next);
@@ -265,7 +274,8 @@ double ExpertPlayer::Leaf(uint32_t cells, int face) {
     estimate *= Phi((worth - effect.worth[q]) / scale_);
     margin += worth - effect.worth[q];
   }
-  return estimate + kMarginTieBreak * margin / (key_.players - 1);
+  return estimate + kMarginTieBreak * margin / (key_.players - 1) +
+         kCircledTieBreak * std::popcount(me.circled);
 }
 
 ExpertView ExpertView::Of(const Game& game) {
@@ -333,22 +343,35 @@ double ExpertPlayer::KeepValue(const Game& game, const Dice& keep) {
 Action ExpertPlayer::Decide(const Game& game) {
   if (game.players() == 1) return solitaire_.Decide(game);  // solitaire: own score is all
   Prepare(ExpertView::Of(game));
-  if (game.phase() == Phase::kKeep)
-    return Action::Keep(BestKeep(*turn_, game.dice(), game.rerolls_left()));
-  const Sheet& sheet = game.sheet(game.current());
-  const std::vector<uint32_t> markings = LegalMarkings(sheet, game.dice());
-  if (!markings.empty()) {
-    uint32_t best = markings.front();
-    double best_value = Leaf(best, 0);
-    for (uint32_t cells : markings)
-      if (double v = Leaf(cells, 0); v > best_value + kTieTolerance) best = cells, best_value = v;
-    return Action::Mark(best);
+  // The ranking rule with opponents (solver/win_ranking.h), as `penk hint
+  // --opponent` ranks: the win estimate, and only among actions tied on it the
+  // exact solitaire value, then fewer dice rerolled.
+  const DiceSpace& space = DiceSpace::Get();
+  const int r = space.RollIndex(game.dice());
+  const int rerolls = game.phase() == Phase::kKeep ? game.rerolls_left() : 0;
+  std::vector<WinRankedAction> actions;
+  for (const Action& a : game.LegalActions()) {
+    double win = 0;
+    switch (a.kind) {
+      case Action::kKeep: win = turn_->KeepValue(rerolls, r, space.KeepIndex(a.keep)); break;
+      case Action::kMark: win = Leaf(a.cells, 0); break;
+      case Action::kFail: win = Leaf(0, a.face); break;  // R3.5
+    }
+    actions.push_back({a, win, std::nan("")});
   }
-  int best = 0;
-  double best_value = 0;
-  for (int v : FailureColumns(sheet))  // R3.5
-    if (double x = Leaf(0, v); best == 0 || x > best_value + kTieTolerance) best = v, best_value = x;
-  return Action::Fail(best);
+  const size_t tied = SortByWin(actions);
+  if (tied > 1) {
+    actions.resize(tied);
+    const Sheet& sheet = game.sheet(game.current());
+    absl::StatusOr<std::vector<RankedAction>> solitaire =
+        RankActions(*my_table_, sheet, game.dice(), rerolls, FinishedSheet::kLastTurns);
+    if (solitaire.ok())
+      for (WinRankedAction& a : actions)
+        for (const RankedAction& s : *solitaire)
+          if (s.action == a.action) a.value = s.value;
+    OrderByWinRule(actions);
+  }
+  return actions.front().action;
 }
 
 }  // namespace penk

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "engine/position_check.h"
 
 namespace penk {
 namespace {
@@ -98,22 +99,14 @@ ColumnCodes StateOfIndex(int64_t index) {
 }
 
 absl::StatusOr<SolitairePosition> PositionOfSheet(const Sheet& sheet) {
+  // Which sheets a game can reach is a rule of the engine (engine/position_check.h).
+  absl::StatusOr<uint32_t> blocked = RowsCrossedByPenk(sheet);
+  if (!blocked.ok()) return blocked.status();
   SolitairePosition p;
-  // Rows with a crossed cell in a column that still has a free cell.
-  for (int v = 1; v <= kColumns; ++v)
-    if (!sheet.ColumnClosed(v)) p.blocked_rows |= ColumnRows(sheet.crossed, v);
+  p.blocked_rows = *blocked;
   for (int v = 1; v <= kColumns; ++v) {
     const uint32_t rows = ColumnRows(sheet.circled, v);
-    if (sheet.ColumnClosed(v)) {
-      p.codes[v - 1] = static_cast<uint8_t>(kClosedBase + rows);
-    } else if (ColumnRows(sheet.crossed, v) == (p.blocked_rows & ~rows)) {
-      p.codes[v - 1] = static_cast<uint8_t>(rows);
-    } else {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "sheet ", FormatSheet(sheet), " cannot arise in a game: in column ", v,
-          ", which is not closed, the crossed cells are not exactly the uncircled cells of "
-          "rows crossed by a PENK (R3.5, R4.2)"));
-    }
+    p.codes[v - 1] = static_cast<uint8_t>(sheet.ColumnClosed(v) ? kClosedBase + rows : rows);
   }
   SortCodes(p.codes);
   return p;

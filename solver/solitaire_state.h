@@ -102,7 +102,8 @@ struct SolitairePosition {
 
 // The canonical position of a sheet a game can reach: crossed cells form
 // closed columns (failures, column PENKs) and, in open columns, exactly the
-// uncircled cells of some rows (row PENKs). Refuses any other sheet.
+// uncircled cells of some rows (row PENKs). Refuses any other sheet, as
+// RowsCrossedByPenk (engine/position_check.h) does.
 absl::StatusOr<SolitairePosition> PositionOfSheet(const Sheet& sheet);
 
 // The same, refusing blocked rows: the sheets a solitaire game can reach.

@@ -2,13 +2,122 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <string>
 
 #include "absl/strings/str_cat.h"
-#include "engine/game.h"
+#include "engine/position_check.h"
 #include "solver/ai_players.h"
 #include "solver/solitaire_state.h"
+#include "solver/table_cache.h"
 
 namespace penk {
+namespace {
+
+// Sorts [begin, end) by `better` (a strict order on one criterion) with the
+// fixed action order after it, then calls `inner` on each tie group.
+template <class Criterion, class Inner>
+void GroupBy(std::vector<WinRankedAction>::iterator begin,
+             std::vector<WinRankedAction>::iterator end, Criterion criterion, Inner inner) {
+  std::sort(begin, end, [&](const WinRankedAction& a, const WinRankedAction& b) {
+    const double x = criterion(a), y = criterion(b);
+    if (x != y) return x > y;
+    return WinRuleKey(a.action) < WinRuleKey(b.action);
+  });
+  for (auto group = begin; group != end;) {
+    auto next = group + 1;
+    while (next != end && RankingTie(criterion(*group), criterion(*next))) ++next;
+    inner(group, next);
+    group = next;
+  }
+}
+
+double Win(const WinRankedAction& a) { return a.win; }
+// NaN (no solitaire value known) ranks last.
+double Value(const WinRankedAction& a) {
+  return std::isnan(a.value) ? -std::numeric_limits<double>::infinity() : a.value;
+}
+
+}  // namespace
+
+bool RankingTie(double a, double b) {
+  if (a == b) return true;  // also two equal infinities
+  if (!std::isfinite(a) || !std::isfinite(b)) return false;  // NaN values rank as -infinity
+  return std::fabs(a - b) <= kRankingTolerance * std::max({1.0, std::fabs(a), std::fabs(b)});
+}
+
+int DiceRerolled(const Action& action) {
+  return action.kind == Action::kKeep ? kDice - action.keep.size() : 0;
+}
+
+uint64_t WinRuleKey(const Action& action) {
+  uint64_t key = 0;  // below bit 40: the kept dice, the cells or the face
+  switch (action.kind) {
+    case Action::kKeep:
+      for (int f = kFaces - 1; f >= 0; --f) key = key * 8 + action.keep.count[f];
+      break;
+    case Action::kMark: key = action.cells; break;
+    case Action::kFail: key = static_cast<uint64_t>(action.face); break;
+  }
+  return static_cast<uint64_t>(action.kind) << 40 | key;
+}
+
+void OrderByWinRule(std::vector<WinRankedAction>& actions) {
+  using It = std::vector<WinRankedAction>::iterator;
+  GroupBy(actions.begin(), actions.end(), Win, [](It begin, It end) {
+    GroupBy(begin, end, Value, [](It b, It e) {
+      std::sort(b, e, [](const WinRankedAction& x, const WinRankedAction& y) {
+        const int rx = DiceRerolled(x.action), ry = DiceRerolled(y.action);
+        if (rx != ry) return rx < ry;
+        return WinRuleKey(x.action) < WinRuleKey(y.action);
+      });
+    });
+  });
+}
+
+size_t SortByWin(std::vector<WinRankedAction>& actions) {
+  size_t best = 0;
+  bool first = true;
+  GroupBy(actions.begin(), actions.end(), Win,
+          [&](std::vector<WinRankedAction>::iterator b, std::vector<WinRankedAction>::iterator e) {
+            if (first) best = static_cast<size_t>(e - b);
+            first = false;
+          });
+  return best;
+}
+
+WinQuery WinQueryOf(const Game& game) {
+  WinQuery q;
+  const int me = game.current();
+  q.sheet = game.sheet(me);
+  for (int i = 1; i < game.players(); ++i) q.opponents.push_back(game.sheet((me + i) % game.players()));
+  q.rules = game.rules();
+  q.last_round = game.last_round();
+  q.seat = me + 1;
+  q.turns = game.turns(me);
+  return q;
+}
+
+absl::Status RankGameForWin(const Game& game, std::vector<RankedAction>& ranked,
+                            std::vector<double>& win, std::shared_ptr<TableCache> tables) {
+  const Sheet& sheet = game.sheet(game.current());
+  const int rerolls = game.phase() == Phase::kKeep ? game.rerolls_left() : 0;
+  ranked.clear();
+  if (absl::StatusOr<SolitairePosition> position = PositionOfSheet(sheet); position.ok()) {
+    // A sheet with two closed columns may still play the last round (R5.2).
+    absl::StatusOr<std::shared_ptr<const SolitaireTable>> table =
+        tables ? tables->Get(TableKey{game.rules(), position->blocked_rows, ""})
+               : absl::FailedPreconditionError("no table cache");
+    if (table.ok()) {
+      absl::StatusOr<std::vector<RankedAction>> solitaire =
+          RankActions(**table, sheet, game.dice(), rerolls, FinishedSheet::kLastTurns);
+      if (solitaire.ok()) ranked = *std::move(solitaire);
+    }
+  }
+  if (ranked.empty())  // no exact value: the legal actions, unvalued
+    for (const Action& a : game.LegalActions()) ranked.push_back({a, std::nan("")});
+  return RankForWin(WinQueryOf(game), game.dice(), rerolls, ranked, win, std::move(tables));
+}
 
 absl::Status RankForWin(const WinQuery& q, const Dice& roll, int rerolls,
                         std::vector<RankedAction>& ranked, std::vector<double>& win,
@@ -21,13 +130,19 @@ absl::Status RankForWin(const WinQuery& q, const Dice& roll, int rerolls,
   if (q.seat < 1 || q.seat > view.players)
     return absl::InvalidArgumentError(
         absl::StrCat("seat must be 1..", view.players, "; got ", q.seat));
+  std::vector<Sheet> sheets = {q.sheet};
+  std::vector<std::string> names = {"the player to move"};
+  for (size_t i = 0; i < q.opponents.size(); ++i) {
+    sheets.push_back(q.opponents[i]);
+    names.push_back(absl::StrCat("opponent ", i + 1));
+  }
+  // Sheets a game can reach together (R3.5, R4.1, R4.2).
+  if (absl::Status s = CheckSheetsReachable(sheets, q.rules, names); !s.ok()) return s;
   view.me = q.seat - 1;
   view.rules = q.rules;
   view.sheets[view.me] = q.sheet;
   bool over = q.sheet.ClosedColumns() >= 2;
   for (size_t i = 0; i < q.opponents.size(); ++i) {
-    // A sheet a game can reach (R3.5, R4.2).
-    if (absl::Status s = PositionOfSheet(q.opponents[i]).status(); !s.ok()) return s;
     view.sheets[(view.me + 1 + static_cast<int>(i)) % view.players] = q.opponents[i];
     over = over || q.opponents[i].ClosedColumns() >= 2;
   }
@@ -37,7 +152,7 @@ absl::Status RankForWin(const WinQuery& q, const Dice& roll, int rerolls,
                             : static_cast<int>(std::lround((25 - q.sheet.FreeCount()) / 2.7));
   if (!tables) return absl::FailedPreconditionError("expert's estimates need a table cache");
   ExpertPlayer expert(std::move(tables));
-  std::vector<double> estimate;
+  std::vector<WinRankedAction> rule;
   try {
     for (const RankedAction& r : ranked) {
       double w = 0;
@@ -46,19 +161,18 @@ absl::Status RankForWin(const WinQuery& q, const Dice& roll, int rerolls,
         case Action::kMark: w = expert.MarkValue(view, r.action.cells); break;
         case Action::kFail: w = expert.FailValue(view, r.action.face); break;
       }
-      estimate.push_back(std::clamp(w, 0.0, 1.0));  // tie-breakers can leave [0, 1] by 1e-7
+      rule.push_back({r.action, w, r.value});
     }
   } catch (const TableUnavailable& e) {
     return absl::UnavailableError(e.what());  // the table's problem, not the query's
   }
-  std::vector<size_t> order(ranked.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t x, size_t y) { return estimate[x] > estimate[y]; });
-  std::vector<RankedAction> reordered;
+  OrderByWinRule(rule);
+  ranked.clear();
   win.clear();
-  for (size_t i : order) reordered.push_back(ranked[i]), win.push_back(estimate[i]);
-  ranked = std::move(reordered);
+  for (const WinRankedAction& r : rule) {
+    ranked.push_back({r.action, r.value});
+    win.push_back(std::clamp(r.win, 0.0, 1.0));
+  }
   return absl::OkStatus();
 }
 

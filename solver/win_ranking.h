@@ -1,6 +1,8 @@
 // The advisor with opponents: expert's estimate of the probability of winning
-// after each action, for `penk hint --opponent`, the engine protocol's and the
-// C library's hints with opponents -- one computation behind all three.
+// after each action, for `penk hint --opponent`, `penk play`'s `?`, the engine
+// protocol's and the C library's hints with opponents -- one computation
+// behind all of them -- and the one rule that orders actions with opponents,
+// which expert's own decisions follow too (ExpertPlayer::Decide).
 #ifndef PENK_SOLVER_WIN_RANKING_H_
 #define PENK_SOLVER_WIN_RANKING_H_
 
@@ -8,13 +10,55 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "engine/action.h"
 #include "engine/dice.h"
+#include "engine/game.h"
 #include "engine/rules.h"
 #include "engine/sheet.h"
 #include "solver/advisor.h"
 #include "solver/table_cache.h"
 
 namespace penk {
+
+// ---------------------------------------------------------------------------
+// The ranking rule with opponents (issue 10), best first:
+//  1. expert's win estimate, higher first;
+//  2. the exact solitaire value (expected final score under optimal solitaire
+//     play, RankActions), higher first;
+//  3. fewer dice rerolled (a keep rerolls 6 - kept; stopping and every
+//     marking or failure reroll 0);
+//  4. a fixed order of the actions themselves (WinRuleKey), so every caller
+//     breaks a complete tie the same way.
+// Floating point: the win estimates of two actions computed by the same
+// expectimax along different paths may differ in the last bits, so two
+// numbers within kRankingTolerance of each other, relative to the larger
+// magnitude but at least 1 (RankingTie), are a tie in 1 and 2. Tolerance is
+// not transitive; the rule stays well defined by grouping: sorted by the
+// criterion, a tie group is the first action left and every later one that
+// ties with it, and only inside a group do the next criteria order.
+inline constexpr double kRankingTolerance = 1e-12;
+
+bool RankingTie(double a, double b);
+
+struct WinRankedAction {
+  Action action;
+  double win = 0;    // expert's estimate, unclamped (its tie-breakers can leave [0, 1] by 1e-7)
+  double value = 0;  // exact solitaire value; NaN ranks last
+};
+
+int DiceRerolled(const Action& action);
+uint64_t WinRuleKey(const Action& action);
+
+// Orders `actions` best first by the rule.
+void OrderByWinRule(std::vector<WinRankedAction>& actions);
+
+// Step 1 alone, for a player that needs only the best action: sorts by the
+// win estimate, best first, and returns how many actions tie with the best.
+// Only those need a solitaire value: OrderByWinRule on them alone puts the
+// same action first as on all.
+size_t SortByWin(std::vector<WinRankedAction>& actions);
+
+// ---------------------------------------------------------------------------
 
 struct WinQuery {
   Sheet sheet;                  // the player to move
@@ -25,13 +69,25 @@ struct WinQuery {
   int turns = -1;               // turns the player has taken; -1: estimated from the sheet
 };
 
+// The query of the player to move in `game` (which has opponents).
+WinQuery WinQueryOf(const Game& game);
+
+// The whole ranking of the decision now in `game` (with opponents), as
+// `penk play`'s `?` shows it: every legal action with its exact solitaire
+// value (NaN without a table for the sheet) and expert's estimate, best
+// first by the rule (RankForWin on WinQueryOf(game)).
+absl::Status RankGameForWin(const Game& game, std::vector<RankedAction>& ranked,
+                            std::vector<double>& win, std::shared_ptr<TableCache> tables);
+
 // Fills `win` with expert's estimate for each action of `ranked` (from
-// RankActions for `roll` with `rerolls` left) and re-orders both by it,
-// stable. Refuses more than three opponents, a seat out of range and an
-// opponent's sheet no game can reach (InvalidArgument, one line). The exact
-// tables of the sheets' blocked rows come from `tables`; one that cannot be
-// had is Unavailable with the loader's message (e.g. a missing file when
-// building is off).
+// RankActions for `roll` with `rerolls` left) and re-orders both by the rule
+// above. `win` is clamped to [0, 1] for display. Refuses more than three
+// opponents, a seat out of range and sheets no game can reach together
+// (CheckSheetsReachable: the player to move is "the player to move", the
+// others "opponent 1", ...), InvalidArgument, one line. The exact tables of
+// the sheets' blocked rows come from `tables`; one that cannot be had is
+// Unavailable with the loader's message (e.g. a missing file when building
+// is off).
 absl::Status RankForWin(const WinQuery& query, const Dice& roll, int rerolls,
                         std::vector<RankedAction>& ranked, std::vector<double>& win,
                         std::shared_ptr<TableCache> tables);

@@ -245,7 +245,7 @@ TEST(Positions, ImpossiblePositionsAreRefusedWithTheReason) {
   refused({{empty, S("ooooo/...../...../...../.....")}, 0, {}, {}, {}, 2}, "row 1");
   // Two players completed the same column.
   refused({{S("o..../o..../o..../o..../o...."), S("o..../o..../o..../o..../o....")}, 0, {}, {}, {}, 2},
-          "both completed column 1");
+          "column 1 is completed on");
   // A row crossed by a PENK nobody made.
   refused({{S("xxxxx/...../...../...../....."), empty}, 0, {}, {}, {}, 2}, "no other sheet completed row 1");
   // Turns out of seat order, too few or too many for the sheet.
@@ -268,23 +268,6 @@ TEST(Positions, ImpossiblePositionsAreRefusedWithTheReason) {
   EXPECT_TRUE(g->last_round());
   ASSERT_TRUE(g->Apply("3:4+5:2").ok());
   EXPECT_TRUE(g->over());  // seat 1 was the last of the round (R5.2)
-}
-
-TEST(PositionCheck, SheetsTogether) {
-  const Rules rules;
-  const Sheet row1 = S("ooooo/...../...../...../.....");
-  EXPECT_TRUE(CheckSheetsReachable({row1, S("xxxxx/...../...../...../.....")}, rules).ok());
-  EXPECT_FALSE(CheckSheetsReachable({row1, Sheet{}}, rules).ok());
-  // With penk-lines=columns rows do not block (R4.3): both may hold row 1.
-  const Rules columns = *ParseRules("penk-lines=columns");
-  EXPECT_TRUE(CheckSheetsReachable({row1, Sheet{}}, columns).ok());
-  EXPECT_TRUE(CheckSheetsReachable({row1, row1}, columns).ok());
-  EXPECT_FALSE(CheckSheetsReachable({S("xxxxx/...../...../...../....."), Sheet{}}, columns).ok());
-  // Alone, a sheet is reachable iff its crossings are failures and whole PENK rows.
-  EXPECT_TRUE(CheckSheetReachable(S("x.o../x..../x..../x..../x...."), rules).ok());
-  EXPECT_FALSE(CheckSheetReachable(S("x.o../...../...../...../....."), rules).ok());
-  EXPECT_TRUE(CheckSheetReachable(S("xxoxx/...../...../...../....."), rules).ok());
-  EXPECT_FALSE(CheckSheetReachable(S("xxo.x/...../...../...../....."), rules).ok());
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "tools/cli_common.h"
 
 #include "tables/table_store.h"
+#include "engine/quoted_input.h"
 
 namespace penk::cli {
 
@@ -20,6 +21,21 @@ void AddTableCacheOption(CLI::App* app, size_t* mb) {
 
 std::shared_ptr<TableCache> CommandTableCache(size_t mb) {
   return std::make_shared<TableCache>(FileTableLoader("", /*allow_build=*/true), mb << 20);
+}
+
+CLI::Validator SeedNotNegative() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        const size_t start = text.find_first_not_of(" \t");
+        if (start != std::string::npos && text[start] == '-')
+          return "a seed is a number from 0 to 2^64-1; got " + QuotedInput(text);
+        return "";
+      },
+      "SEED");
+}
+
+std::string Plural(long long n, const std::string& one, const std::string& many) {
+  return std::to_string(n) + " " + (n == 1 || n == -1 ? one : many);
 }
 
 }  // namespace penk::cli

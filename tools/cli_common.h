@@ -40,6 +40,12 @@ void AddTableCacheOption(CLI::App* app, size_t* mb);
 // of the default folder, built and saved there on first use; at most `mb` MB
 // of tables in memory.
 std::shared_ptr<TableCache> CommandTableCache(size_t mb);
+// For a seed option: refuses a negative number, which CLI11 would otherwise
+// wrap to 2^64-1 in an unsigned seed.
+CLI::Validator SeedNotNegative();
+
+// "1 point", "2 points": a count with its noun in the right number.
+std::string Plural(long long n, const std::string& one, const std::string& many);
 
 // Each file of tools/ registers its subcommands here.
 void RegisterScoreAndMoves(CLI::App& app);

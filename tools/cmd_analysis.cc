@@ -23,6 +23,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
 #include "engine/dice_space.h"
+#include "engine/quoted_input.h"
 #include "engine/score.h"
 #include "solver/distribution.h"
 #include "solver/solitaire_state.h"
@@ -54,7 +55,7 @@ void RunStrategy(const StrategyArgs& a) {
   Sheet sheet = OrFail(ParseSheet(a.sheet));
   Rules rules = OrFail(ParseRules(a.rules));
   if (a.format != "md" && a.format != "csv" && a.format != "json")
-    throw UsageError{absl::StrCat("--format must be md, csv or json; got \"", a.format, "\"")};
+    throw UsageError{absl::StrCat("--format must be md, csv or json; got ", QuotedInput(a.format))};
   SolitaireTable table = TableForSheet(sheet, rules, a.table);
   StrategyTable t = OrFail(MakeStrategyTable(table, sheet, a.rerolls));
   if (a.format == "csv") {
@@ -79,7 +80,7 @@ std::vector<int> ParseScoreList(const std::string& text) {
     int x;
     if (!absl::SimpleAtoi(absl::StripAsciiWhitespace(part), &x) || x < 0 || x > kMaxScore)
       throw UsageError{absl::StrCat("--at-least must be scores 0..", kMaxScore,
-                                    " separated by commas; got \"", text, "\"")};
+                                    " separated by commas; got ", QuotedInput(text))};
     out.push_back(x);
   }
   return out;
@@ -199,7 +200,7 @@ struct DistributionArgs {
 
 bool IsGreedy(const std::string& policy) {
   if (policy != "optimal" && policy != "greedy")
-    throw UsageError{absl::StrCat("--policy must be optimal or greedy; got \"", policy, "\"")};
+    throw UsageError{absl::StrCat("--policy must be optimal or greedy; got ", QuotedInput(policy))};
   return policy == "greedy";
 }
 
@@ -289,8 +290,8 @@ void RunDistribution(const DistributionArgs& a) {
         SimulateScores(sheet, rules, greedy ? nullptr : &*table, a.simulate, a.seed));
     // On stderr with --json, so stdout stays one JSON object.
     std::fprintf(a.json ? stderr : stdout,
-                 "simulation (%lld games, seed %llu): mean %.4f +- %.4f (99%% CI), sd %.4f\n",
-                 static_cast<long long>(s.games), static_cast<unsigned long long>(a.seed),
+                 "simulation (%s, seed %llu): mean %.4f +- %.4f (99%% CI), sd %.4f\n",
+                 Plural(s.games, "game", "games").c_str(), static_cast<unsigned long long>(a.seed),
                  s.mean, s.half_width_99, s.sd);
   }
 }
@@ -364,7 +365,8 @@ void RunStats(const StatsArgs& a) {
     }
     std::printf("\nfirst roll of the turn, optimal keep (probability over the 462 rolls):\n");
     std::printf("  stop at once: %.4f\n", stop);
-    for (int n = 0; n < kDice; ++n) std::printf("  keep %d dice: %.4f\n", n, by_size[n]);
+    for (int n = 0; n < kDice; ++n)
+      std::printf("  keep %s: %.4f\n", Plural(n, "die", "dice").c_str(), by_size[n]);
     std::printf("  largest group the kept dice form (n of a face + J):");
     for (int g = 0; g <= 5; ++g) std::printf(" %d:%.4f", g, by_group[g]);
     std::printf("\n  the roll shows a J: %.4f; the best keep keeps a J: %.4f\n", jolly, jolly_kept);
@@ -417,7 +419,7 @@ void RegisterAnalysisCommands(CLI::App& app) {
   d->add_option("--simulate", dist->simulate,
                 "also play N seeded games on the real sheet as a Monte Carlo check")
       ->check(CLI::NonNegativeNumber);
-  d->add_option("--seed", dist->seed, "seed of --simulate")->default_val(1);
+  d->add_option("--seed", dist->seed, "seed of --simulate")->default_val(1)->check(SeedNotNegative());
   AddRulesOption(d, &dist->rules);
   d->add_option("--table", dist->table, "table file (default: built on first use)");
   d->callback([dist] { RunDistribution(*dist); });

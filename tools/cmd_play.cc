@@ -32,12 +32,13 @@
 #include "absl/strings/strip.h"
 #include "engine/game.h"
 #include "engine/marking.h"
+#include "engine/quoted_input.h"
 #include "engine/score.h"
 #include "solver/advisor.h"
-#include "solver/ai_players.h"
 #include "solver/bot.h"
 #include "solver/solitaire_state.h"
 #include "solver/table_cache.h"
+#include "solver/win_ranking.h"
 #include "tools/cli_common.h"
 
 namespace penk::cli {
@@ -65,27 +66,23 @@ std::vector<std::string> ParseSeatList(absl::string_view text) {
   for (absl::string_view part : absl::StrSplit(text, ',')) {
     std::string name = absl::AsciiStrToLower(absl::StripAsciiWhitespace(part));
     if (name.empty())
-      throw UsageError{absl::StrCat("--players: empty entry in \"", text,
-                                    "\"; give 1-4 comma-separated names from ", kAllowedNames)};
+      throw UsageError{absl::StrCat("--players: empty entry in ", QuotedInput(text),
+                                    "; give 1-4 comma-separated names from ", kAllowedNames)};
     bool known = absl::StartsWith(name, "expert:");  // expert with parameters (docs/AI.md)
     for (const char* n : kSeatNames) known = known || name == n;
     if (!known)
-      throw UsageError{absl::StrCat("--players: unknown player \"", name, "\"; allowed: ",
+      throw UsageError{absl::StrCat("--players: unknown player ", QuotedInput(name), "; allowed: ",
                                     kAllowedNames)};
     names.push_back(name);
   }
   if (names.size() > static_cast<size_t>(kMaxPlayers))
     throw UsageError{absl::StrCat("--players: a game has 1 to 4 players (R1.4); got ",
-                                  names.size(), " in \"", text, "\"")};
+                                  names.size(), " in ", QuotedInput(text))};
   return names;
 }
 
 std::string Label(const std::vector<Seat>& seats, int p) {
   return absl::StrCat("player ", p + 1, " (", seats[p].name, ")");
-}
-
-std::string Plural(int n, absl::string_view one, absl::string_view many) {
-  return absl::StrCat(n, " ", n == 1 ? one : many);
 }
 
 // One sheet as a block of lines (R1.2): rows k = 1..5 with their points,
@@ -162,7 +159,8 @@ std::string KeepExample(const Dice& roll) {
 // The advisor's ranked options for the decision now: the exact expected final
 // score under optimal solitaire play (solver/advisor.h, the table of the
 // sheet's blocked rows) and, with opponents, expert's estimate of the
-// probability of winning (solver/ai_players.h), ranked by the latter.
+// probability of winning, ordered by the ranking rule of `penk hint
+// --opponent` and of expert's own decisions (solver/win_ranking.h).
 void PrintRankedOptions(const Game& game, const std::shared_ptr<TableCache>& tables) {
   const int p = game.current();
   const Sheet& sheet = game.sheet(p);
@@ -172,37 +170,27 @@ void PrintRankedOptions(const Game& game, const std::shared_ptr<TableCache>& tab
     double expected = std::nan("");
     double win = std::nan("");
   };
-  std::vector<Row> rows;
-  for (const Action& a : game.LegalActions()) rows.push_back({a});
   const int rerolls = game.phase() == Phase::kKeep ? game.rerolls_left() : 0;
-  if (sheet.ClosedColumns() < 2) {
+  const bool multi = game.players() > 1;
+  std::vector<RankedAction> ranked;
+  std::vector<double> win;
+  if (multi) {
+    OrFail(RankGameForWin(game, ranked, win, tables));
+  } else {
     absl::StatusOr<SolitairePosition> position = PositionOfSheet(sheet);
     if (position.ok()) {
       std::shared_ptr<const SolitaireTable> table =
           tables->GetOrThrow(game.rules(), position->blocked_rows);
-      absl::StatusOr<std::vector<RankedAction>> ranked =
+      absl::StatusOr<std::vector<RankedAction>> solitaire =
           RankActions(*table, sheet, game.dice(), rerolls);
-      if (ranked.ok())
-        for (Row& row : rows)
-          for (const RankedAction& r : *ranked)
-            if (r.action == row.action) row.expected = r.value;
+      if (solitaire.ok()) ranked = *std::move(solitaire);
     }
+    if (ranked.empty())  // no exact value: the legal actions, unvalued
+      for (const Action& a : game.LegalActions()) ranked.push_back({a, std::nan("")});
+    win.assign(ranked.size(), std::nan(""));
   }
-  const bool multi = game.players() > 1;
-  if (multi) {
-    ExpertPlayer expert(tables);
-    for (Row& row : rows) {
-      switch (row.action.kind) {
-        case Action::kKeep: row.win = expert.KeepValue(game, row.action.keep); break;
-        case Action::kMark: row.win = expert.MarkValue(game, row.action.cells); break;
-        case Action::kFail: row.win = expert.FailValue(game, row.action.face); break;
-      }
-    }
-  }
-  std::stable_sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) {
-    const double x = multi ? a.win : a.expected, y = multi ? b.win : b.expected;
-    return (std::isnan(y) && !std::isnan(x)) || x > y;
-  });
+  std::vector<Row> rows;
+  for (size_t i = 0; i < ranked.size(); ++i) rows.push_back({ranked[i].action, ranked[i].value, win[i]});
   std::printf("  advisor (best first%s):\n  %-14s %14s%s\n",
               multi ? "; win: expert's estimate of the probability of winning" : "",
               rerolls > 0 ? "keep" : "marking", "exp. score",
@@ -212,8 +200,8 @@ void PrintRankedOptions(const Game& game, const std::shared_ptr<TableCache>& tab
     if (rows[i].action.kind == Action::kKeep && rows[i].action.keep.size() == kDice) name += " (stop)";
     std::string expected =
         std::isnan(rows[i].expected) ? "-" : absl::StrFormat("%.3f", rows[i].expected);
-    std::string win = multi ? absl::StrFormat(" %7.1f%%", 100 * std::min(1.0, std::max(0.0, rows[i].win))) : "";
-    std::printf("  %-14s %14s%s\n", name.c_str(), expected.c_str(), win.c_str());
+    std::string shown_win = multi ? absl::StrFormat(" %7.1f%%", 100 * rows[i].win) : "";
+    std::printf("  %-14s %14s%s\n", name.c_str(), expected.c_str(), shown_win.c_str());
   }
   if (rows.size() > kShown) std::printf("  (%zu more)\n", rows.size() - kShown);
 }
@@ -377,10 +365,10 @@ void PrintFinal(const Game& game, const std::vector<Seat>& seats) {
   for (int p = 0; p < game.players(); ++p)
     if (game.Score(p) == best) winners.push_back(Label(seats, p));
   if (winners.size() == 1)
-    std::printf("winner: %s with %d points\n", winners[0].c_str(), best);
+    std::printf("winner: %s with %s\n", winners[0].c_str(), Plural(best, "point", "points").c_str());
   else
-    std::printf("tie (R6.4): %s share the win with %d points\n",
-                absl::StrJoin(winners, ", ").c_str(), best);
+    std::printf("tie (R6.4): %s share the win with %s\n", absl::StrJoin(winners, ", ").c_str(),
+                Plural(best, "point", "points").c_str());
 }
 
 void RunPlay(const PlayArgs& a, bool seed_given) {
@@ -496,7 +484,8 @@ void RegisterPlay(CLI::App& app) {
                    "solitaire (= optimal), expert; e.g. human,expert")
       ->required();
   CLI::Option* seed = play->add_option("--seed", args->seed,
-                                       "random seed (default: from the clock; printed first)");
+                                       "random seed (default: from the clock; printed first)")
+                             ->check(SeedNotNegative());
   AddRulesOption(play, &args->rules);
   play->add_flag("--manual-dice", args->manual_dice,
                  "physical dice: before every roll, type the six dice on the table (for every "

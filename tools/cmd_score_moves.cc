@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "absl/strings/str_cat.h"
 #include "engine/marking.h"
 #include "engine/score.h"
 #include "nlohmann/json.hpp"
@@ -30,7 +31,8 @@ void RunScore(const ScoreArgs& a) {
     return;
   }
   for (int k = 1; k <= kRows; ++k)
-    std::printf("row %d (%d points a cell): %d circled -> %d\n", k, kRowPoints[k - 1],
+    std::printf("row %d (%s a cell): %d circled -> %d\n", k,
+                Plural(kRowPoints[k - 1], "point", "points").c_str(),
                 std::popcount(sheet.circled & RowMask(k)), s.row[k - 1]);
   for (int v = 1; v <= kColumns; ++v)
     std::printf("column %d: %d circled -> %d\n", v, std::popcount(sheet.circled & ColumnMask(v)),
@@ -45,6 +47,13 @@ struct MovesArgs {
 void RunMoves(const MovesArgs& a) {
   Sheet sheet = OrFail(ParseSheet(a.sheet));
   Dice roll = OrFail(ParseRoll(a.roll));
+  // Nothing to list is an answer nobody can tell from a mistake: say why.
+  if (sheet.free() == 0)
+    throw UsageError{absl::StrCat("sheet ", FormatSheet(sheet),
+                                  " has no free cell: its player does nothing on a turn (R3.6)")};
+  if (sheet.ClosedColumns() >= 2)
+    throw UsageError{absl::StrCat("sheet ", FormatSheet(sheet),
+                                  " has two closed columns: the game is over (R5.2)")};
   std::vector<uint32_t> markings = LegalMarkings(sheet, roll);
   for (uint32_t m : markings) std::printf("%s\n", FormatMarking(m).c_str());
   if (markings.empty())

@@ -22,6 +22,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "solver/ai_players.h"
+#include "engine/quoted_input.h"
 #include "solver/bot.h"
 #include "solver/simulate.h"
 #include "solver/table_cache.h"
@@ -54,7 +55,7 @@ void RunSimulate(const SimulateArgs& a) {
   SimulationOptions o;
   for (absl::string_view part : absl::StrSplit(a.players, ',')) {
     std::string name = absl::AsciiStrToLower(absl::StripAsciiWhitespace(part));
-    if (name.empty()) throw UsageError{absl::StrCat("--players: empty entry in \"", a.players, "\"")};
+    if (name.empty()) throw UsageError{absl::StrCat("--players: empty entry in ", QuotedInput(a.players))};
     if (!BotNeedsTables(name)) OrFail(MakeBot(name, Rules{}, 0).status());
     else if (name != "optimal") OrFail(ParseExpertName(name).status());
     o.players.push_back(name);
@@ -113,10 +114,11 @@ void RunSimulate(const SimulateArgs& a) {
     std::printf("%s]}\n", s.c_str());
     return;
   }
-  std::printf("%lld games, %zu players, seed %llu, rules %s, %d thread%s, %.1f s (%.2f ms/game)\n",
-              static_cast<long long>(r.games), r.players.size(),
-              static_cast<unsigned long long>(a.seed), FormatRules(o.rules).c_str(), a.threads,
-              a.threads == 1 ? "" : "s", secs, 1000 * secs / r.games);
+  std::printf("%s, %s, seed %llu, rules %s, %s, %.1f s (%.2f ms/game)\n",
+              Plural(r.games, "game", "games").c_str(),
+              Plural(static_cast<long long>(r.players.size()), "player", "players").c_str(),
+              static_cast<unsigned long long>(a.seed), FormatRules(o.rules).c_str(),
+              Plural(a.threads, "thread", "threads").c_str(), secs, 1000 * secs / r.games);
   std::printf("%-24s %8s %19s %10s %8s %8s\n", "player", "win", "95% CI", "score", "sd", "turns");
   for (const PlayerResult& p : r.players)
     std::printf("%-24s %7.2f%% [%6.2f%%, %6.2f%%] %10.3f %8.3f %8.3f\n", p.name.c_str(),
@@ -141,7 +143,8 @@ void RegisterSimulate(CLI::App& app) {
                                " (memory does not grow with it)"))
       ->default_val(1000);
   sim->add_option("--seed", args->seed, "random seed (same seed and threads: same result)")
-      ->default_val(1);
+      ->default_val(1)
+      ->check(SeedNotNegative());
   sim->add_option("--threads", args->threads,
                   absl::StrCat("OpenMP threads across games, 1..", kMaxSimulationThreads))
       ->default_val(1);

@@ -6,6 +6,8 @@
 #include <memory>
 
 #include "absl/strings/str_format.h"
+#include "engine/position_check.h"
+#include "engine/quoted_input.h"
 #include "solver/advisor.h"
 #include "solver/win_ranking.h"
 #include "solver/solitaire_state.h"
@@ -30,8 +32,8 @@ uint32_t ParseBlockedRows(const std::string& text) {
   for (char c : text) {
     if (c == '-' && text.size() == 1) break;
     if (c < '1' || c > '5' || (rows >> (c - '1') & 1))
-      throw UsageError{absl::StrCat("--blocked-rows must be distinct row digits 1-5, e.g. 13; got \"",
-                                    text, "\"")};
+      throw UsageError{absl::StrCat("--blocked-rows must be distinct row digits 1-5, e.g. 13; got ",
+                                    QuotedInput(text))};
     rows |= 1u << (c - '1');
   }
   return rows;
@@ -176,8 +178,8 @@ void RunMultiplayerHint(const HintArgs& a, const Sheet& sheet, const Dice& roll,
   std::printf("sheet %s  roll %s  rerolls left %d\n", FormatSheet(sheet).c_str(),
               FormatDice(roll).c_str(), a.rerolls);
   for (const std::string& o : a.opponents) std::printf("opponent %s\n", o.c_str());
-  std::printf("ranked by expert's estimate of the probability of winning%s; value: expected "
-              "final score (solitaire-optimal)\n",
+  std::printf("ranked by expert's estimate of the probability of winning%s, then value, then "
+              "fewer dice rerolled; value: expected final score (solitaire-optimal)\n",
               a.last_round ? " (last round: exact)" : "");
   const char* what = ChoiceHeading(a.rerolls, ranked);
   std::printf("%4s  %-12s %8s %12s\n", "rank", what, "win", "value");
@@ -190,11 +192,22 @@ void RunMultiplayerHint(const HintArgs& a, const Sheet& sheet, const Dice& roll,
 }
 
 void RunHint(const HintArgs& a) {
+  if (a.top < 0)
+    throw UsageError{absl::StrCat("--top must be 0 (show all) or a number of actions; got ", a.top)};
   Sheet sheet = OrFail(ParseSheet(a.sheet));
   Dice roll = OrFail(ParseRoll(a.roll));
   Rules rules = OrFail(ParseRules(a.rules));
+  if (!a.opponents.empty()) {  // before any table is read: an impossible position gets its reason
+    std::vector<Sheet> opponents;
+    for (const std::string& text : a.opponents) opponents.push_back(OrFail(ParseSheet(text)));
+    OrFail(CheckMoverAndOpponents(sheet, opponents, rules, a.last_round));
+  }
   SolitaireTable table = TableForSheet(sheet, rules, a.table);
-  std::vector<RankedAction> ranked = OrFail(RankActions(table, sheet, roll, a.rerolls));
+  // With opponents a sheet with two closed columns may still play the last
+  // round (R5.2); alone, its game is over.
+  std::vector<RankedAction> ranked = OrFail(RankActions(
+      table, sheet, roll, a.rerolls,
+      a.opponents.empty() ? FinishedSheet::kRefuse : FinishedSheet::kLastTurns));
   if (!a.opponents.empty()) {
     RunMultiplayerHint(a, sheet, roll, rules, ranked);
     return;
@@ -259,9 +272,9 @@ void RegisterSolverCommands(CLI::App& app) {
   h->add_option("--rerolls", hint->rerolls, "rerolls left: 2, 1 or 0 (0: choose the marking)")
       ->default_val(2)
       ->check(CLI::Range(0, 2));
-  h->add_option("--top", hint->top, "show only the best K actions (0: all)")
-      ->default_val(0)
-      ->check(CLI::NonNegativeNumber);
+  // Checked in RunHint: CLI11's NonNegativeNumber names its bound, a
+  // 300-digit number, in its error.
+  h->add_option("--top", hint->top, "show only the best K actions (0: all)")->default_val(0);
   h->add_flag("--json", hint->json, "one JSON object instead of a table");
   AddRulesOption(h, &hint->rules);
   h->add_option("--table", hint->table,
@@ -269,16 +282,28 @@ void RegisterSolverCommands(CLI::App& app) {
   h->add_option("--opponent", hint->opponents,
                 "another player's sheet (repeatable, in turn order after the player to move): "
                 "rank by expert's estimated win probability");
-  h->add_flag("--last-round", hint->last_round,
-              "the last round has begun (R5.2): this is the mover's final turn (exact)");
-  h->add_option("--seat", hint->seat,
-                "with --opponent: the mover's seat 1-4 (seats before it have finished the "
-                "last round)")
-      ->default_val(1);
-  h->add_option("--turn", hint->turns,
-                "with --opponent: turns the mover has played (default: estimated from the sheet)");
+  CLI::Option* last_round = h->add_flag(
+      "--last-round", hint->last_round,
+      "with --opponent: the last round has begun (R5.2): this is the mover's final turn (exact)");
+  CLI::Option* seat = h->add_option("--seat", hint->seat,
+                                    "with --opponent: the mover's seat 1-4 (seats before it have "
+                                    "finished the last round)")
+                          ->default_val(1);
+  CLI::Option* turn = h->add_option(
+      "--turn", hint->turns,
+      "with --opponent: turns the mover has played (default: estimated from the sheet)");
   AddTableCacheOption(h, &hint->table_cache_mb);
-  h->callback([hint] { RunHint(*hint); });
+  h->callback([hint, last_round, seat, turn] {
+    // Alone there is no seat, turn count or last round to speak of: an option
+    // that would change nothing is refused rather than ignored.
+    if (hint->opponents.empty())
+      for (const CLI::Option* o : {last_round, seat, turn})
+        if (o->count() > 0)
+          throw UsageError{absl::StrCat(o->get_name(),
+                                        " describes a game with opponents: give their sheets "
+                                        "with --opponent, or leave it out")};
+    RunHint(*hint);
+  });
 }
 
 }  // namespace penk::cli

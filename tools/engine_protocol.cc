@@ -189,17 +189,8 @@ std::vector<double> Session::RankForWinOrFail(const Sheet& sheet, const Dice& ro
 void CheckSheetsOrThrow(const Sheet& sheet, const std::vector<Sheet>& opponents, const Rules& rules,
                         bool last_round) {
   // Positions no game can reach get a reason, not a plausible ranking.
-  std::vector<Sheet> all = {sheet};
-  all.insert(all.end(), opponents.begin(), opponents.end());
-  if (absl::Status st = CheckSheetsReachable(all, rules); !st.ok())
-    Fail(ErrorCode::kBadPosition,
-         absl::StrCat(st.message(), " (sheet 1 is the mover's, then the opponents in order)"));
-  bool ends = false;
-  for (const Sheet& x : all) ends = ends || x.ClosedColumns() >= 2;
-  if (last_round && !ends)
-    Fail(ErrorCode::kBadPosition,
-         "last_round is true but no sheet has two closed columns: the last round has not "
-         "started (R5.2)");
+  if (absl::Status st = CheckMoverAndOpponents(sheet, opponents, rules, last_round); !st.ok())
+    Fail(ErrorCode::kBadPosition, std::string(st.message()));
 }
 
 GameSession Session::NewGame(const std::vector<std::string>& seats, const Rules& rules,

@@ -4,7 +4,34 @@
 
 #include "CLI/CLI.hpp"
 #include "solver/table_cache.h"
+#include "engine/quoted_input.h"
 #include "tools/cli_common.h"
+
+namespace {
+
+// "penk hint --help" for an error in `penk hint ...`: the help that lists the
+// options of the command that was being parsed (CLI11 records the
+// subcommands met so far even when parsing fails).
+std::string HelpFor(const CLI::App& app) {
+  std::string command = "penk";
+  for (const CLI::App* at = &app; !at->get_subcommands().empty();) {
+    at = at->get_subcommands().front();
+    command += " " + at->get_name();
+  }
+  return command + " --help";
+}
+
+// CLI11 messages quote the value they refuse whole: one line, and a long
+// value cut (the rest of penk quotes input through QuotedInput).
+std::string OneLine(const std::string& message) {
+  constexpr size_t kMax = 160;
+  std::string out;
+  for (char c : message.substr(0, kMax))
+    out += static_cast<unsigned char>(c) < 0x20 ? ' ' : c;
+  return message.size() > kMax ? out + "..." : out;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"penk: rules engine, optimal solver and AI for the dice game PENK"};
@@ -26,15 +53,16 @@ int main(int argc, char** argv) {
     names += (names.empty() ? "" : ", ") + sub->get_name();
   }
   if (!known) {
-    std::fprintf(stderr, "penk: unknown command \"%s\"; expected one of %s\n", argv[1], names.c_str());
+    std::fprintf(stderr, "penk: unknown command %s; expected one of %s\n",
+                 penk::QuotedInput(argv[1]).c_str(), names.c_str());
     return 2;
   }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);
-    // One line: what was wrong; --help tells what is expected.
-    std::fprintf(stderr, "penk: %s (see penk --help)\n", e.what());
+    // One line: what was wrong; the command's --help tells what is expected.
+    std::fprintf(stderr, "penk: %s (see %s)\n", OneLine(e.what()).c_str(), HelpFor(app).c_str());
     return 2;
   } catch (const penk::cli::UsageError& e) {
     std::fprintf(stderr, "penk: %s\n", e.message.c_str());

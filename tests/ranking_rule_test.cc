@@ -1,0 +1,245 @@
+// One ranking rule with opponents (issue 10): the win estimate, then the exact
+// solitaire value, then fewer dice rerolled. RankForWin on sheets given by
+// hand (`penk hint --opponent`, the engine's and the C library's hints),
+// RankGameForWin (`penk play`'s `?`) and ExpertPlayer::Decide (expert's
+// moves, `best_action`) must put the same action first on every position.
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "engine/game.h"
+#include "engine/position_check.h"
+#include "engine/score.h"
+#include "gtest/gtest.h"
+#include "solver/advisor.h"
+#include "solver/ai_players.h"
+#include "solver/bot.h"
+#include "solver/solitaire_dp.h"
+#include "solver/solitaire_state.h"
+#include "solver/table_cache.h"
+#include "solver/win_ranking.h"
+
+namespace penk {
+namespace {
+
+// ---------------------------------------------------------------------------
+// The rule itself on hand-made values.
+
+WinRankedAction Keep(const char* dice, double win, double value) {
+  return {Action::Keep(*ParseDice(dice)), win, value};
+}
+
+std::vector<std::string> Names(const std::vector<WinRankedAction>& v) {
+  std::vector<std::string> out;
+  for (const WinRankedAction& a : v) out.push_back(FormatAction(a.action));
+  return out;
+}
+
+TEST(RankingRule, WinThenValueThenFewerDiceRerolled) {
+  std::vector<WinRankedAction> v = {
+      Keep("1", 0.5, 100),           // 5 rerolled
+      Keep("11", 0.5, 100),          // 4 rerolled: before "1"
+      Keep("2", 0.5, 101),           // higher value: before both
+      Keep("3", 0.6, 10),            // higher win: first whatever its value
+      Keep("112345", 0.5, 100),      // stopping (0 rerolled)
+  };
+  OrderByWinRule(v);
+  EXPECT_EQ(Names(v), (std::vector<std::string>{"3", "2", "112345", "11", "1"}));
+}
+
+TEST(RankingRule, LastBitsAreTies) {
+  const double w = 0.1 + 0.2;  // 0.30000000000000004
+  std::vector<WinRankedAction> v = {Keep("1", 0.3, 100), Keep("2", w, 99)};
+  OrderByWinRule(v);
+  EXPECT_EQ(FormatAction(v[0].action), "1") << "0.3 and 0.1 + 0.2 tie: the value decides";
+  EXPECT_TRUE(RankingTie(150.0, 150.0 + 1e-10));   // relative to the magnitude
+  EXPECT_FALSE(RankingTie(150.0, 150.0 + 1e-9));
+  EXPECT_TRUE(RankingTie(1e-20, 2e-20));            // at least 1e-12 absolute
+  EXPECT_FALSE(RankingTie(0.5, 0.5 + 1e-11));
+}
+
+TEST(RankingRule, GroupsAreFromTheBestSoAChainOfTiesIsNotOneTie) {
+  // a ties b and b ties c, but a does not tie c: the group of a is {a, b}.
+  std::vector<WinRankedAction> v = {Keep("1", 0.5, 1), Keep("2", 0.5 - 0.8e-12, 3),
+                                    Keep("3", 0.5 - 1.6e-12, 5)};
+  OrderByWinRule(v);
+  EXPECT_EQ(Names(v), (std::vector<std::string>{"2", "1", "3"}));
+}
+
+TEST(RankingRule, OrderDoesNotDependOnTheInputOrderAndNaNValuesRankLast) {
+  std::vector<WinRankedAction> v = {Keep("1", 0.5, std::nan("")), Keep("2", 0.5, 7),
+                                    Keep("3", 0.5, 7), Keep("4", 0.5, 7), Keep("5", 0.2, 9)};
+  std::vector<WinRankedAction> sorted = v;
+  OrderByWinRule(sorted);
+  EXPECT_EQ(Names(sorted), (std::vector<std::string>{"2", "3", "4", "1", "5"}));
+  std::mt19937 rng(7);
+  for (int i = 0; i < 20; ++i) {
+    std::shuffle(v.begin(), v.end(), rng);
+    std::vector<WinRankedAction> again = v;
+    OrderByWinRule(again);
+    EXPECT_EQ(Names(again), Names(sorted));
+    std::vector<WinRankedAction> best = v;
+    EXPECT_EQ(SortByWin(best), 4u);
+    best.resize(4);
+    OrderByWinRule(best);
+    EXPECT_EQ(FormatAction(best.front().action), "2");
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The same first action everywhere, on positions of real games.
+
+// Tables with made-up values: the order must agree whatever the values, and
+// solving every blocked-row table exactly would take minutes. Score plus a
+// bonus per free cell: many exact ties, as late in real games.
+class RankingRuleGames : public ::testing::Test {
+ public:
+  static void SetUpTestSuite() {
+    tables_ = std::make_shared<TableCache>([](const TableKey& key) -> absl::StatusOr<SolitaireTable> {
+      const Rules& rules = key.rules;
+      const uint32_t blocked = key.blocked_rows;
+      std::vector<double> values(kNumSolitaireStates);
+      for (int64_t i = 0; i < kNumSolitaireStates; ++i) {
+        const ColumnCodes codes = StateOfIndex(i);
+        values[i] = ScoreOfCodes(codes, rules) + 2.0 * FreeCellCount(codes, blocked);
+      }
+      return SolitaireTable(rules, kRows * kColumns, std::move(values), blocked);
+    }, size_t{1} << 30);
+  }
+  static void TearDownTestSuite() { tables_.reset(); }
+  static std::shared_ptr<TableCache> tables_;
+};
+std::shared_ptr<TableCache> RankingRuleGames::tables_;
+
+// The first action of `penk play`'s `?` (RankGameForWin: RankForWin on the
+// game's query, as `penk hint --opponent` ranks).
+Action AdvisorFirst(const Game& game) {
+  std::vector<RankedAction> ranked;
+  std::vector<double> win;
+  const absl::Status s = RankGameForWin(game, ranked, win, RankingRuleGames::tables_);
+  EXPECT_TRUE(s.ok()) << s.message();
+  return ranked.front().action;
+}
+
+// The first action of `penk hint --opponent` given the game's sheets by hand
+// (WinQuery from the text of each sheet, as the CLI parses them).
+Action HintFirst(const Game& game) {
+  const int me = game.current();
+  WinQuery q;
+  q.sheet = *ParseSheet(FormatSheet(game.sheet(me)));
+  for (int i = 1; i < game.players(); ++i)
+    q.opponents.push_back(*ParseSheet(FormatSheet(game.sheet((me + i) % game.players()))));
+  q.rules = game.rules();
+  q.last_round = game.last_round();
+  q.seat = me + 1;
+  q.turns = game.turns(me);
+  const int rerolls = game.phase() == Phase::kKeep ? game.rerolls_left() : 0;
+  const std::shared_ptr<const SolitaireTable> held =
+      RankingRuleGames::tables_->GetOrThrow(q.rules, PositionOfSheet(q.sheet)->blocked_rows);
+  const SolitaireTable& table = *held;
+  std::vector<RankedAction> ranked =
+      *RankActions(table, q.sheet, game.dice(), rerolls, FinishedSheet::kLastTurns);
+  std::vector<double> win;
+  const absl::Status s = RankForWin(q, game.dice(), rerolls, ranked, win, RankingRuleGames::tables_);
+  EXPECT_TRUE(s.ok()) << s.message();
+  return ranked.front().action;
+}
+
+TEST_F(RankingRuleGames, IssueExample) {
+  // issue 10: 2:2+4:2 and 2:1+2:2+4:2 have the same win estimate to 1e-9 (2:1
+  // scores nothing yet). Expert's estimate prefers, last of its tie-breakers,
+  // more circled cells (measured: 65.6% against greedy, against 53.0% when
+  // such ties went to the solitaire value; docs/AI.md), so the three-cell
+  // markings come first; between those two the solitaire value is equal and
+  // the fixed order decides. 2:2+4:2 follows at once.
+  WinQuery q;
+  q.sheet = *ParseSheet("...../o.o.o/...../...../.....");
+  q.opponents = {*ParseSheet("...../oo.o./...../...../.....")};
+  const Dice roll = *ParseRoll("2244JJ");
+  const std::shared_ptr<const SolitaireTable> held = tables_->GetOrThrow(Rules{}, 0);
+  const SolitaireTable& table = *held;
+  std::vector<RankedAction> ranked = *RankActions(table, q.sheet, roll, 0);
+  std::vector<double> win;
+  ASSERT_TRUE(RankForWin(q, roll, 0, ranked, win, tables_).ok());
+  EXPECT_EQ(FormatAction(ranked[0].action), "2:1+2:2+4:2");
+  EXPECT_EQ(FormatAction(ranked[1].action), "2:2+4:1+4:2");
+  EXPECT_EQ(FormatAction(ranked[2].action), "2:2+4:2");
+  EXPECT_NEAR(win[0], win[2], 1e-9);
+  EXPECT_GT(win[0], win[2]);
+}
+
+TEST_F(RankingRuleGames, AFinishedMoverStillPlaysTheLastRound) {
+  // Two closed columns (R5.2): alone the game is over; with an opponent who
+  // has not played the last round, the mover still has this turn, each
+  // marking worth the final score it leads to. The opponent's column 2 was
+  // crossed by the mover's column PENK (R4.2).
+  WinQuery q;
+  q.sheet = *ParseSheet("xo.../xo.../xo.../oo.../xo...");
+  q.opponents = {*ParseSheet(".x.../.x.../.x.../.x.../.x...")};
+  const Dice roll = *ParseRoll("11335J");
+  const std::shared_ptr<const SolitaireTable> held = tables_->GetOrThrow(Rules{}, 0);
+  const SolitaireTable& table = *held;
+  EXPECT_FALSE(RankActions(table, q.sheet, roll, 0).ok());
+  for (int rerolls : {0, 1, 2}) {
+    std::vector<RankedAction> ranked =
+        *RankActions(table, q.sheet, roll, rerolls, FinishedSheet::kLastTurns);
+    std::vector<double> win;
+    ASSERT_TRUE(RankForWin(q, roll, rerolls, ranked, win, tables_).ok()) << rerolls;
+    ASSERT_FALSE(ranked.empty());
+    if (rerolls == 0)
+      for (const RankedAction& r : ranked) {
+        Sheet after = q.sheet;
+        after.circled |= r.action.cells;
+        EXPECT_EQ(r.value, Score(after, Rules{})) << FormatAction(r.action);
+      }
+  }
+}
+
+TEST_F(RankingRuleGames, HintPlayAndExpertAgreeOnThousandsOfPositions) {
+  std::mt19937_64 rng(2024);
+  int checked = 0, keeps = 0, marks = 0, ties = 0, finished_movers = 0;
+  for (uint64_t seed = 1; checked < 2500; ++seed) {
+    const int players = 2 + static_cast<int>(seed % 3);
+    const Rules rules = seed % 4 == 3 ? Rules{3, false} : Rules{};
+    Game game = *Game::Create(players, rules, seed);
+    std::vector<std::unique_ptr<Player>> bots;
+    for (int p = 0; p < players; ++p)
+      bots.push_back(*MakeBot((seed + p) % 2 ? "greedy" : "random", rules, seed * 7 + p));
+    ExpertPlayer expert(tables_);  // one player through the whole game: its caches must not matter
+    while (!game.over()) {
+      if (rng() % 3 == 0) {  // a random point of the game, keep or mark phase
+        const Action decided = expert.Decide(game);
+        const Action advised = AdvisorFirst(game);
+        const Action hinted = HintFirst(game);
+        ASSERT_EQ(FormatAction(hinted), FormatAction(advised));
+        ASSERT_EQ(FormatAction(decided), FormatAction(advised))
+            << "seed " << seed << " players " << players << " player " << game.current()
+            << " sheet " << FormatSheet(game.sheet(game.current())) << " dice "
+            << FormatDice(game.dice()) << " phase " << static_cast<int>(game.phase());
+        ++checked;
+        (game.phase() == Phase::kKeep ? keeps : marks) += 1;
+        finished_movers += game.sheet(game.current()).ClosedColumns() >= 2;
+        // A tie on the win estimate at the top: the later criteria decided.
+        std::vector<WinRankedAction> actions;
+        for (const Action& a : game.LegalActions()) {
+          double w = a.kind == Action::kKeep   ? expert.KeepValue(game, a.keep)
+                     : a.kind == Action::kMark ? expert.MarkValue(game, a.cells)
+                                               : expert.FailValue(game, a.face);
+          actions.push_back({a, w, 0});
+        }
+        ties += SortByWin(actions) > 1;
+      }
+      ASSERT_TRUE(game.Apply(bots[game.current()]->Decide(game)).ok());
+    }
+  }
+  EXPECT_GT(keeps, 500);
+  EXPECT_GT(marks, 500);
+  EXPECT_GT(ties, 50) << "the tie-breaks must be exercised";
+  std::printf("checked %d positions: %d keeps, %d markings, %d tied at the top, %d movers with "
+              "two closed columns\n", checked, keeps, marks, ties, finished_movers);
+}
+
+}  // namespace
+}  // namespace penk
