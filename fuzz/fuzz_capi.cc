@@ -6,6 +6,9 @@
 // create/apply/best_action/state and the accessors, on one context whose only
 // table is the small one (building off). No call may crash, leak, return an
 // unknown status or PENK_E_INTERNAL.
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cctype>
 #include <cstddef>
 #include <cstdint>
@@ -23,6 +26,7 @@ namespace {
 
 penk_context* ctx = nullptr;
 std::string table_path;
+std::string hostile_fifo, hostile_loop, hostile_long;
 
 struct Reader {
   const uint8_t* p;
@@ -84,6 +88,12 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   std::error_code ec;
   std::filesystem::copy_file(table_path, dir + "/" + name,
                              std::filesystem::copy_options::skip_existing, ec);
+  hostile_fifo = dir + "/fifo.penktable";
+  ::mkfifo(hostile_fifo.c_str(), 0644);  // may exist from an earlier run
+  hostile_loop = dir + "/loop_a";
+  ::symlink((dir + "/loop_b").c_str(), hostile_loop.c_str());
+  ::symlink(hostile_loop.c_str(), (dir + "/loop_b").c_str());
+  hostile_long = dir + "/" + std::string(300, 'x') + ".penktable";
   if (penk_context_create(dir.c_str(), &ctx) != PENK_OK) std::abort();
   if (penk_context_set_build(ctx, 0) != PENK_OK) std::abort();
   return 0;
@@ -96,9 +106,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   char buf[4096];
   for (int steps = 0; !in.empty() && steps < 24; ++steps) {
     const uint8_t op = in.Byte();
-    // Table argument: never an arbitrary path.
-    const char* tables[] = {nullptr, table_path.c_str(), "/nonexistent.penktable"};
-    const char* table = tables[op >> 6 < 3 ? op >> 6 : 0];
+    // Table argument: never an arbitrary path, but every hostile kind of
+    // one (issue 9): missing, not a table, a folder, a FIFO, a symlink loop,
+    // a name too long. None may block, abort or reach PENK_E_INTERNAL.
+    const char* tables[] = {nullptr,           table_path.c_str(), "/nonexistent.penktable",
+                            "/etc/passwd",     "/",                hostile_fifo.c_str(),
+                            hostile_loop.c_str(), hostile_long.c_str()};
+    const char* table = tables[(op >> 5) & 7];
     switch (op % 16) {
       case 0: {
         double v;

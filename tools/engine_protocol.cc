@@ -910,7 +910,8 @@ std::string HandleLine(Session& session, absl::string_view line) {
     const std::string cmd = request["cmd"].get<std::string>();
     for (const Command& c : Commands()) {
       if (cmd != c.name) continue;
-      for (const auto& [key, value] : request.items()) {
+      for (const auto& item : request.items()) {
+        const std::string& key = item.key();  // a plain name: clang 14 cannot capture bindings
         if (key == "id" || key == "cmd") continue;
         if (std::find_if(c.fields.begin(), c.fields.end(),
                          [&](const char* f) { return key == f; }) != c.fields.end())
