@@ -31,6 +31,17 @@ std::string SmallTable() {
   return path;
 }
 
+// A table folder with the small table under the default name: it serves
+// the context (hints, game values, expert's tables) and the CLI
+// (PENK_TABLE_DIR) alike. The caller removes it.
+std::string SmallTableDir(const std::string& tag) {
+  const std::string dir = testing::TempDir() + "penk_capi_test_" + tag;
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy_file(SmallTable(), dir + "/solitaire_line-min=3_penk-lines=all.penktable",
+                             std::filesystem::copy_options::overwrite_existing);
+  return dir;
+}
+
 std::string RunPenk(const std::string& args) {
   std::string out;
   FILE* p = popen((std::string(PENK_BINARY) + " " + args + " 2>/dev/null").c_str(), "r");
@@ -264,12 +275,7 @@ TEST_F(CApi, GameCreateErrorsAndContextLifetime) {
 }
 
 TEST(CApiMultiplayer, HintMultiJsonMatchesPenkHintOpponent) {
-  // A table folder with the small table under the default name serves both
-  // the context (hints and expert's tables) and the CLI (PENK_TABLE_DIR).
-  const std::string dir = testing::TempDir() + "penk_capi_test_mp";
-  std::filesystem::create_directories(dir);
-  std::filesystem::copy_file(SmallTable(), dir + "/solitaire_line-min=3_penk-lines=all.penktable",
-                             std::filesystem::copy_options::overwrite_existing);
+  const std::string dir = SmallTableDir("mp");
   penk_context* ctx = nullptr;
   ASSERT_EQ(penk_context_create(dir.c_str(), &ctx), PENK_OK);
   ASSERT_EQ(penk_context_set_build(ctx, 0), PENK_OK);
@@ -320,10 +326,7 @@ TEST(CApiMultiplayer, HintMultiJsonMatchesPenkHintOpponent) {
 }
 
 TEST(CApiGames, PhysicalDicePositionsUndoHintAndRequests) {
-  const std::string dir = testing::TempDir() + "penk_capi_test_games";
-  std::filesystem::create_directories(dir);
-  std::filesystem::copy_file(SmallTable(), dir + "/solitaire_line-min=3_penk-lines=all.penktable",
-                             std::filesystem::copy_options::overwrite_existing);
+  const std::string dir = SmallTableDir("games");
   penk_context* ctx = nullptr;
   ASSERT_EQ(penk_context_create(dir.c_str(), &ctx), PENK_OK);
   ASSERT_EQ(penk_context_set_build(ctx, 0), PENK_OK);

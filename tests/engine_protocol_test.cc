@@ -42,6 +42,17 @@ std::string SmallTable(uint32_t blocked = 0) {
   return path;
 }
 
+// A table folder holding the small table under the default file name (the
+// AI players' and hints' default table), removed by the caller.
+std::string SmallTableDir(const std::string& tag) {
+  const std::string dir = testing::TempDir() + "penk_engine_test_" + tag + "_" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  const std::string name = std::filesystem::path(DefaultTablePath(Rules{}, 0)).filename().string();
+  std::filesystem::copy_file(SmallTable(), dir + "/" + name,
+                             std::filesystem::copy_options::overwrite_existing);
+  return dir;
+}
+
 json Call(Session& s, const json& request) {
   std::string reply = HandleLine(s, request.dump());
   json j = json::parse(reply);  // every reply is one valid JSON object
@@ -474,11 +485,7 @@ TEST_F(EngineTables, HintWithOpponentsEqualsPenkHintOpponent) {
   // estimated win probability. Expert's tables come through the table cache
   // from a table folder holding the small table under the default name, for
   // the engine (its session's table cache) and the CLI (PENK_TABLE_DIR) alike.
-  const std::string dir = testing::TempDir() + "penk_engine_test_mp_" + std::to_string(getpid());
-  std::filesystem::create_directories(dir);
-  const std::string name = std::filesystem::path(DefaultTablePath(Rules{}, 0)).filename().string();
-  std::filesystem::copy_file(SmallTable(), dir + "/" + name,
-                             std::filesystem::copy_options::overwrite_existing);
+  const std::string dir = SmallTableDir("mp");
   SessionOptions o;
   o.table_dir = dir;
   o.allow_build = false;
@@ -532,11 +539,7 @@ TEST_F(EngineTables, HintWithOpponentsEqualsPenkHintOpponent) {
 }
 
 TEST_F(EngineTables, HintByGameEqualsTheStatelessHintAndBestActionSaysHowGood) {
-  const std::string dir = testing::TempDir() + "penk_engine_test_bygame_" + std::to_string(getpid());
-  std::filesystem::create_directories(dir);
-  const std::string name = std::filesystem::path(DefaultTablePath(Rules{}, 0)).filename().string();
-  std::filesystem::copy_file(SmallTable(), dir + "/" + name,
-                             std::filesystem::copy_options::overwrite_existing);
+  const std::string dir = SmallTableDir("bygame");
   SessionOptions o;
   o.table_dir = dir;
   o.allow_build = false;

@@ -13,36 +13,14 @@
 #include "engine/position_check.h"
 #include "engine/rules.h"
 #include "gtest/gtest.h"
+#include "tests/game_snapshot.h"
 #include "solver/bot.h"
 
 namespace penk {
 namespace {
 
-struct Snapshot {
-  std::array<Sheet, kMaxPlayers> sheets{};
-  std::array<int, kMaxPlayers> turns{};
-  int current = 0;
-  Phase phase = Phase::kKeep;
-  Dice dice;
-  int rerolls_left = 0;
-  bool last_round = false;
-  bool operator==(const Snapshot&) const = default;
-};
-
-Snapshot Snap(const Game& g) {
-  Snapshot s;
-  for (int p = 0; p < g.players(); ++p) {
-    s.sheets[p] = g.sheet(p);
-    s.turns[p] = g.turns(p);
-  }
-  s.current = g.current();
-  s.phase = g.phase();
-  s.dice = g.dice();
-  // After stopping early the count left is not part of the position.
-  s.rerolls_left = g.phase() == Phase::kMark ? 0 : g.rerolls_left();
-  s.last_round = g.last_round();
-  return s;
-}
+using testing_support::Snap;
+using testing_support::Snapshot;
 
 Sheet S(const char* text) { return *ParseSheet(text); }
 Dice D(const char* text) { return *ParseRoll(text); }

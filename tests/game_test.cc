@@ -11,6 +11,7 @@
 #include "engine/rules.h"
 #include "engine/score.h"
 #include "gtest/gtest.h"
+#include "tests/game_snapshot.h"
 
 namespace penk {
 namespace {
@@ -33,31 +34,8 @@ int ClosedColumnsByHand(const Sheet& s) {
   return n;
 }
 
-// Everything observable about a game, to check that a refused action changes nothing.
-struct Snapshot {
-  std::array<Sheet, kMaxPlayers> sheets{};
-  std::array<int, kMaxPlayers> turns{};
-  int current = 0;
-  Phase phase = Phase::kKeep;
-  Dice dice;
-  int rerolls_left = 0;
-  bool last_round = false;
-  bool operator==(const Snapshot&) const = default;
-};
-
-Snapshot Snap(const Game& g) {
-  Snapshot s;
-  for (int p = 0; p < g.players(); ++p) {
-    s.sheets[p] = g.sheet(p);
-    s.turns[p] = g.turns(p);
-  }
-  s.current = g.current();
-  s.phase = g.phase();
-  s.dice = g.dice();
-  s.rerolls_left = g.rerolls_left();
-  s.last_round = g.last_round();
-  return s;
-}
+using testing_support::Snap;
+using testing_support::Snapshot;
 
 struct GameStats {
   int decisions = 0;
