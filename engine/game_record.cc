@@ -12,16 +12,15 @@ void GameRecord::OpenTurn() {
   turns_.push_back(t);
 }
 
-void GameRecord::Push() {
-  undo_.push_back(Snapshot{game_, turns_.size(), turns_.empty() ? TurnRecord{} : turns_.back()});
+void GameRecord::Push(const Game& before) {
+  undo_.push_back(Snapshot{before, turns_.size(), turns_.empty() ? TurnRecord{} : turns_.back()});
 }
 
 absl::Status GameRecord::Apply(const Action& action) {
   const Game before = game_;
+  // Game::Apply checks legality before changing anything: refused, nothing to record.
   if (absl::Status s = game_.Apply(action); !s.ok()) return s;
-  game_ = before;  // record the state before the step, then take it again
-  Push();
-  (void)game_.Apply(action);
+  Push(before);
   Record(before, action);
   return absl::OkStatus();
 }
@@ -29,7 +28,7 @@ absl::Status GameRecord::Apply(const Action& action) {
 absl::Status GameRecord::Roll(const Dice& six) {
   const Game before = game_;
   if (absl::Status s = game_.Roll(six); !s.ok()) return s;
-  undo_.push_back(Snapshot{before, turns_.size(), turns_.empty() ? TurnRecord{} : turns_.back()});
+  Push(before);
   if (!turns_.empty()) turns_.back().rolls.push_back(six);
   return absl::OkStatus();
 }

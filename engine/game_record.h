@@ -66,7 +66,8 @@ class GameRecord {
     size_t turn_count;
     TurnRecord last;  // the last turn record as it was (it may be changed by the step)
   };
-  void Push();
+  // Records the state before a step, for Undo.
+  void Push(const Game& before);
   void OpenTurn();
   void Record(const Game& before, const Action& action);
 
