@@ -233,7 +233,9 @@ int penk_hint_multi_json(penk_context* ctx, const char* sheet, const char* roll,
     if (opp.size() > 3) Fail(ErrorCode::kBadField, "at most 3 opponents (R1.4)");
     if (turns < -1) Fail(ErrorCode::kBadField, "turns must be >= 0, or -1 to estimate");
     if (!opp.empty()) penk::engine::CheckSheetsOrThrow(s, opp, r, last_round != 0);
-    std::vector<penk::RankedAction> ranked = ctx->session->Hint(s, d, rerolls, r, Opt(table));
+    std::vector<penk::RankedAction> ranked = ctx->session->Hint(
+        s, d, rerolls, r, Opt(table),
+        opp.empty() ? penk::FinishedSheet::kRefuse : penk::FinishedSheet::kLastTurns);
     std::vector<double> win;
     if (!opp.empty())
       win = ctx->session->RankForWinOrFail(s, d, rerolls, r, opp, last_round != 0, seat, turns, ranked);

@@ -13,7 +13,9 @@
 
 #include <unistd.h>
 
+#include "engine/marking.h"
 #include "engine/rules.h"
+#include "engine/score.h"
 #include "gtest/gtest.h"
 #include "solver/bot.h"
 #include "solver/solitaire_dp.h"
@@ -589,6 +591,42 @@ TEST_F(EngineTables, HintByGameEqualsTheStatelessHintAndBestActionSaysHowGood) {
       EXPECT_EQ(best["result"]["value"], solitaire["result"]["actions"][i]["value"]);
     }
   EXPECT_TRUE(found) << best;
+  std::filesystem::remove_all(dir);
+}
+
+TEST_F(EngineTables, ALastRoundTurnWithTwoClosedColumnsIsAdvised) {
+  // Seat 0 completed row 5 and column 1; its PENKs crossed them on seat 1's
+  // sheet, closing seat 1's columns 1 and 3 (R4.2): the last round (R5.2),
+  // and seat 1 still plays. Each marking is worth the final score it gives.
+  const std::string dir = SmallTableDir("lastturn");
+  std::filesystem::copy_file(
+      SmallTable(1u << 4),
+      dir + "/" + std::filesystem::path(DefaultTablePath(Rules{}, 1u << 4)).filename().string(),
+      std::filesystem::copy_options::overwrite_existing);
+  SessionOptions o;
+  o.table_dir = dir;
+  o.allow_build = false;
+  Session s(o);
+  const char* first = "oooo./ooo.o/oo.oo/o.ooo/ooooo";
+  const char* closed = "xoooo/xoooo/xoo.o/x.oo./xxxxx";
+  json g = Call(s, {{"id", 1}, {"cmd", "new_game"}, {"players", {"human", "human"}}, {"seed", 1},
+                    {"position", {{"sheets", {first, closed}}, {"current", 1}, {"turns", {9, 8}},
+                                  {"dice", "2222J4"}, {"rerolls_left", 0}}}});
+  ASSERT_TRUE(g.contains("result")) << g;
+  EXPECT_EQ(g["result"]["last_round"], true);
+  json h = Hint(s, {{"game", g["result"]["game"]}});
+  ASSERT_TRUE(h.contains("result")) << h;
+  ASSERT_FALSE(h["result"]["actions"].empty());
+  for (const json& a : h["result"]["actions"]) {
+    Sheet after = *ParseSheet(closed);
+    after.circled |= *ParseMarking(a["action"].get<std::string>(), after, *ParseRoll("2222J4"));
+    EXPECT_NEAR(a["value"].get<double>(), Score(after, Rules{}), 1e-6) << a;
+  }
+  // The stateless hint with the opponent answers the same.
+  json plain = Hint(s, {{"sheet", closed}, {"roll", "2222J4"}, {"rerolls", 0},
+                        {"opponents", {first}}, {"seat", 2}, {"turns", 8}, {"last_round", true}});
+  ASSERT_TRUE(plain.contains("result")) << plain;
+  EXPECT_EQ(plain["result"]["actions"], h["result"]["actions"]);
   std::filesystem::remove_all(dir);
 }
 

@@ -141,15 +141,17 @@ std::shared_ptr<const SolitaireTable> Session::Table(const Rules& rules, const S
 }
 
 std::vector<RankedAction> Session::Hint(const Sheet& sheet, const Dice& roll, int rerolls,
-                                        const Rules& rules, const std::string& table_path) {
+                                        const Rules& rules, const std::string& table_path,
+                                        FinishedSheet finished) {
   if (rerolls < 0 || rerolls > 2)
     Fail(ErrorCode::kBadField, absl::StrCat("rerolls must be 0, 1 or 2 (R2.2); got ", rerolls));
-  if (sheet.ClosedColumns() >= 2)
+  if (sheet.ClosedColumns() >= 2 && finished == FinishedSheet::kRefuse)
     Fail(ErrorCode::kBadPosition,
          absl::StrCat("sheet ", FormatSheet(sheet), " has two closed columns: the game is over (R5.2)"));
   if (sheet.free() == 0) Fail(ErrorCode::kBadPosition, "the sheet has no free cell (R3.6)");
   std::shared_ptr<const SolitaireTable> table = Table(rules, sheet, table_path);
-  absl::StatusOr<std::vector<RankedAction>> ranked = RankActions(*table, sheet, roll, rerolls);
+  absl::StatusOr<std::vector<RankedAction>> ranked =
+      RankActions(*table, sheet, roll, rerolls, finished);
   if (!ranked.ok()) {
     ErrorCode code = ranked.status().code() == absl::StatusCode::kFailedPrecondition
                          ? ErrorCode::kTable
@@ -288,7 +290,11 @@ std::vector<RankedAction> Session::HintForGame(const GameSession& g, const std::
   const int me = game.current();
   const Sheet& sheet = game.sheet(me);
   const int rerolls = game.phase() == Phase::kKeep ? game.rerolls_left() : 0;
-  std::vector<RankedAction> ranked = Hint(sheet, game.dice(), rerolls, game.rules(), table_path);
+  // With opponents a sheet with two closed columns still plays the last
+  // round (R5.2): each action is worth the final score it leads to.
+  std::vector<RankedAction> ranked =
+      Hint(sheet, game.dice(), rerolls, game.rules(), table_path,
+           game.players() > 1 ? FinishedSheet::kLastTurns : FinishedSheet::kRefuse);
   win.clear();
   if (game.players() > 1 && with_win) {
     std::vector<Sheet> opponents;
@@ -782,7 +788,8 @@ json CmdHint(Session& s, const Request& r) {
     const int seat = static_cast<int>(r.Int("seat", 1, static_cast<int64_t>(opponents.size()) + 1, 1));
     const int turns = static_cast<int>(r.Int("turns", 0, 1000, -1));  // -1: estimated
     if (!opponents.empty()) CheckSheetsOrThrow(sheet, opponents, rules, last_round);
-    ranked = s.Hint(sheet, roll, rerolls, rules, table);
+    ranked = s.Hint(sheet, roll, rerolls, rules, table,
+                    opponents.empty() ? FinishedSheet::kRefuse : FinishedSheet::kLastTurns);
     if (!opponents.empty())
       win = s.RankForWinOrFail(sheet, roll, rerolls, rules, opponents, last_round, seat, turns, ranked);
     out = {{"sheet", FormatSheet(sheet)}, {"roll", FormatDice(roll)}, {"rerolls", rerolls}};

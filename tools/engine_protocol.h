@@ -113,8 +113,11 @@ class Session {
   // the session's table cache.
   std::shared_ptr<const SolitaireTable> Table(const Rules& rules, const Sheet& sheet,
                                               const std::string& path);
+  // `finished`: kLastTurns when opponents are given, so that a sheet with two
+  // closed columns can still be ranked for its last-round turn (R5.2).
   std::vector<RankedAction> Hint(const Sheet& sheet, const Dice& roll, int rerolls,
-                                 const Rules& rules, const std::string& table_path);
+                                 const Rules& rules, const std::string& table_path,
+                                 FinishedSheet finished = FinishedSheet::kRefuse);
   double Value(const Sheet& sheet, const Rules& rules, const std::string& table_path);
   // Multiplayer hint (solver/win_ranking.h, as `penk hint --opponent`):
   // re-ranks `ranked` (from Hint) by expert's estimated probability of
