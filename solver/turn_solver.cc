@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "engine/dispatch.h"
+
 namespace penk {
 namespace {
 
@@ -28,8 +30,8 @@ struct Links {
   }
 };
 
-// kTurnBatch doubles, one turn per lane (GCC vector extension: AVX2 with
-// -march=native, plain SSE pairs elsewhere).
+// kTurnBatch doubles, one turn per lane (GCC vector extension: one AVX2
+// register in the x86-64-v3 and v4 clones, SSE pairs in the baseline).
 typedef double Lanes __attribute__((vector_size(kTurnBatch * sizeof(double))));
 
 inline double Max(double a, double b) { return a > b ? a : b; }
@@ -74,7 +76,7 @@ int TurnValues::BestKeep(int n, int roll_index) const {
   return best;
 }
 
-void SolveTurn(TurnValues& t) {
+PENK_HOT void SolveTurn(TurnValues& t) {
   const Links& l = Links::Get();
   double lattice[kNumKeeps + 1], best[kNumKeeps + 1];
   for (int n = 1; n <= kRerolls; ++n) {
@@ -88,7 +90,7 @@ void SolveTurn(TurnValues& t) {
   t.start = start;
 }
 
-void TurnStartValues(const double* const* final_roll_values, int count, double* start) {
+PENK_HOT void TurnStartValues(const double* const* final_roll_values, int count, double* start) {
   static_assert(kTurnBatch == 4, "Lanes initialisers assume 4 lanes");
   const Links& l = Links::Get();
   alignas(64) Lanes final[kNumRolls], lattice[kNumKeeps + 1], best[kNumKeeps + 1];
