@@ -34,17 +34,19 @@ struct Links {
 // register in the x86-64-v3 and v4 clones, SSE pairs in the baseline).
 typedef double Lanes __attribute__((vector_size(kTurnBatch * sizeof(double))));
 
-inline double Max(double a, double b) { return a > b ? a : b; }
-inline Lanes Max(Lanes a, Lanes b) { return a > b ? a : b; }
-
 // One reroll stage, for one turn (V = double) or kTurnBatch turns (V = Lanes).
 // lattice[462..923] holds the values of the rolls with one reroll fewer; on
 // return lattice[0..461] holds keep values (before the reroll) and
 // best[462..923] the value of each roll with this reroll left: the best of
 // stopping (final[r], R2.2) and of every smaller keep, found as a running
 // maximum from the empty keep up.
+//
+// Always inlined, and the maximum written out rather than a function: so it is
+// compiled inside each dispatched clone of its callers (AVX2 registers in
+// v3), and a 32-byte vector never crosses a call, whose ABI would depend on
+// the clone (GCC's -Wpsabi warning in the baseline).
 template <class V>
-inline void Stage(const Links& l, const V* final, V* lattice, V* best) {
+[[gnu::always_inline]] inline void Stage(const Links& l, const V* final, V* lattice, V* best) {
   const V sixth = V{} + 1.0 / 6.0;  // a scalar broadcasts to every lane
   for (int k = kNumKeepsBelowSix - 1; k >= 0; --k) {
     const int16_t* a = l.add[k];
@@ -56,7 +58,7 @@ inline void Stage(const Links& l, const V* final, V* lattice, V* best) {
   for (int k = 0; k < kNumKeeps; ++k) {
     const int16_t* r = l.remove[k];
     V m = k < kNumKeepsBelowSix ? lattice[k] : final[k - kNumKeepsBelowSix];
-    for (int f = 0; f < kFaces; ++f) m = Max(m, best[r[f]]);
+    for (int f = 0; f < kFaces; ++f) m = m > best[r[f]] ? m : best[r[f]];
     best[k] = m;
   }
 }
