@@ -24,4 +24,24 @@
 #define PENK_HOT
 #endif
 
+namespace penk {
+
+// Which code the hot functions run on this CPU, for `penk --version`: a bug
+// report then says which clone was in use.
+inline const char* DispatchLevel() {
+#if defined(PENK_NATIVE_BUILD)
+  return "-march=native build";
+#elif defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("x86-64-v4")) return "portable build, x86-64-v4 code on this CPU";
+  if (__builtin_cpu_supports("x86-64-v3")) return "portable build, x86-64-v3 code on this CPU";
+  if (__builtin_cpu_supports("x86-64-v2")) return "portable build, x86-64-v2 code on this CPU";
+  return "portable build, x86-64 baseline code on this CPU";
+#else
+  return "portable build";
+#endif
+}
+
+}  // namespace penk
+
 #endif  // PENK_ENGINE_DISPATCH_H_
