@@ -3,7 +3,7 @@
  * The same operations as the `penk engine` protocol (docs/PROTOCOL.md):
  * hints and values from the exact solitaire tables, games with AI seats, the
  * AI's decision for the player to move. Positions, rolls and actions are R7
- * text (docs: /RULES.md R7): a sheet "...../...../...../...../.....", a roll
+ * text (docs/RULES.md R7): a sheet "...../...../...../...../.....", a roll
  * "3335JJ", a keep "333J" or "-" or "stop", a marking "3:4+5:2", "fail:4".
  *
  * Conventions

@@ -2,9 +2,12 @@
 
 #include <bit>
 
+#include "engine/dispatch.h"
+
 namespace penk {
 
-ScoreBreakdown ScoreSheet(const Sheet& sheet, const Rules& rules) {
+// PENK_HOT: the popcounts (the AIs score sheets at every leaf).
+PENK_HOT ScoreBreakdown ScoreSheet(const Sheet& sheet, const Rules& rules) {
   ScoreBreakdown s;
   for (int k = 1; k <= kRows; ++k) {
     int c = std::popcount(sheet.circled & RowMask(k));

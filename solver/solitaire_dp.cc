@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
+#include "engine/dispatch.h"
 #include "engine/marking.h"
 #include "engine/score.h"
 #include "solver/turn_solver.h"
@@ -15,9 +16,33 @@
 namespace penk {
 namespace {
 
+// The start values of up to kTurnBatch positions of one layer (one SIMD lane
+// each in the turn solver), from the table's values of the positions after
+// them. All of the DP's inner work, in one function so that the dispatched
+// clones (PENK_HOT) cover it: the OpenMP region calling it is a function of
+// its own, compiled for the baseline.
+PENK_HOT void SolveBatch(const SolitaireTable& table, const int32_t* states, int count,
+                         uint32_t blocked_rows, double* final_rolls, double* start) {
+  const double* finals[kTurnBatch];
+  for (int j = 0; j < count; ++j) {
+    const ColumnCodes codes = StateOfIndex(states[j]);
+    const Sheet sheet = SheetOfCodes(codes, blocked_rows);
+    FinalRollValues(
+        sheet,
+        [&](uint32_t cells) {
+          return table.ValueOfCodes(CodesAfterMarking(codes, cells, blocked_rows));
+        },
+        [&](int face) { return table.ValueOfCodes(CodesAfterFailure(codes, face)); },
+        &final_rolls[j * kNumRolls]);
+    finals[j] = &final_rolls[j * kNumRolls];
+  }
+  TurnStartValues(finals, count, start);
+}
+
 }  // namespace
 
-int ScoreOfCodes(const ColumnCodes& codes, const Rules& rules) {
+// PENK_HOT: the popcounts (every marking that ends the game lands here).
+PENK_HOT int ScoreOfCodes(const ColumnCodes& codes, const Rules& rules) {
   int total = 0;
   int row_count[kRows] = {};
   for (uint8_t code : codes) {
@@ -88,25 +113,11 @@ SolitaireTable BuildSolitaireTable(const Rules& rules, int max_free,
 #pragma omp parallel
     {
       std::vector<double> final_rolls(kTurnBatch * kNumRolls);
-      const double* finals[kTurnBatch];
       double start[kTurnBatch];
-      // Positions go kTurnBatch at a time: one SIMD lane each in the turn solver.
 #pragma omp for schedule(dynamic, 16)
       for (size_t base = 0; base < layer.size(); base += kTurnBatch) {
         const int count = static_cast<int>(std::min<size_t>(kTurnBatch, layer.size() - base));
-        for (int j = 0; j < count; ++j) {
-          const ColumnCodes codes = StateOfIndex(layer[base + j]);
-          const Sheet sheet = SheetOfCodes(codes, blocked_rows);
-          FinalRollValues(
-              sheet,
-              [&](uint32_t cells) {
-                return table.ValueOfCodes(CodesAfterMarking(codes, cells, blocked_rows));
-              },
-              [&](int face) { return table.ValueOfCodes(CodesAfterFailure(codes, face)); },
-              &final_rolls[j * kNumRolls]);
-          finals[j] = &final_rolls[j * kNumRolls];
-        }
-        TurnStartValues(finals, count, start);
+        SolveBatch(table, &layer[base], count, blocked_rows, final_rolls.data(), start);
         for (int j = 0; j < count; ++j) v[layer[base + j]] = start[j];
         if (progress && omp_get_thread_num() == 0 && (base & 1023) == 0)
           progress(done + base, total);

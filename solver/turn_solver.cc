@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "engine/dispatch.h"
+
 namespace penk {
 namespace {
 
@@ -28,12 +30,9 @@ struct Links {
   }
 };
 
-// kTurnBatch doubles, one turn per lane (GCC vector extension: AVX2 with
-// -march=native, plain SSE pairs elsewhere).
+// kTurnBatch doubles, one turn per lane (GCC vector extension: one AVX2
+// register in the x86-64-v3 and v4 clones, SSE pairs in the baseline).
 typedef double Lanes __attribute__((vector_size(kTurnBatch * sizeof(double))));
-
-inline double Max(double a, double b) { return a > b ? a : b; }
-inline Lanes Max(Lanes a, Lanes b) { return a > b ? a : b; }
 
 // One reroll stage, for one turn (V = double) or kTurnBatch turns (V = Lanes).
 // lattice[462..923] holds the values of the rolls with one reroll fewer; on
@@ -41,8 +40,13 @@ inline Lanes Max(Lanes a, Lanes b) { return a > b ? a : b; }
 // best[462..923] the value of each roll with this reroll left: the best of
 // stopping (final[r], R2.2) and of every smaller keep, found as a running
 // maximum from the empty keep up.
+//
+// Always inlined, and the maximum written out rather than a function: so it is
+// compiled inside each dispatched clone of its callers (AVX2 registers in
+// v3), and a 32-byte vector never crosses a call, whose ABI would depend on
+// the clone (GCC's -Wpsabi warning in the baseline).
 template <class V>
-inline void Stage(const Links& l, const V* final, V* lattice, V* best) {
+[[gnu::always_inline]] inline void Stage(const Links& l, const V* final, V* lattice, V* best) {
   const V sixth = V{} + 1.0 / 6.0;  // a scalar broadcasts to every lane
   for (int k = kNumKeepsBelowSix - 1; k >= 0; --k) {
     const int16_t* a = l.add[k];
@@ -54,7 +58,7 @@ inline void Stage(const Links& l, const V* final, V* lattice, V* best) {
   for (int k = 0; k < kNumKeeps; ++k) {
     const int16_t* r = l.remove[k];
     V m = k < kNumKeepsBelowSix ? lattice[k] : final[k - kNumKeepsBelowSix];
-    for (int f = 0; f < kFaces; ++f) m = Max(m, best[r[f]]);
+    for (int f = 0; f < kFaces; ++f) m = m > best[r[f]] ? m : best[r[f]];
     best[k] = m;
   }
 }
@@ -74,7 +78,7 @@ int TurnValues::BestKeep(int n, int roll_index) const {
   return best;
 }
 
-void SolveTurn(TurnValues& t) {
+PENK_HOT void SolveTurn(TurnValues& t) {
   const Links& l = Links::Get();
   double lattice[kNumKeeps + 1], best[kNumKeeps + 1];
   for (int n = 1; n <= kRerolls; ++n) {
@@ -88,7 +92,7 @@ void SolveTurn(TurnValues& t) {
   t.start = start;
 }
 
-void TurnStartValues(const double* const* final_roll_values, int count, double* start) {
+PENK_HOT void TurnStartValues(const double* const* final_roll_values, int count, double* start) {
   static_assert(kTurnBatch == 4, "Lanes initialisers assume 4 lanes");
   const Links& l = Links::Get();
   alignas(64) Lanes final[kNumRolls], lattice[kNumKeeps + 1], best[kNumKeeps + 1];

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian machine lacks (compiler, CMake, GoogleTest and
-# Google Benchmark are assumed), then configures and builds Release in build/.
+# Google Benchmark are assumed), then configures and builds Release in build/
+# (portable x86-64; PENK_NATIVE=ON bash tools/setup.sh for -march=native).
 # Safe to run again: it installs only what is missing and rebuilds incrementally.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libabsl-dev libboost-serialization-dev libboost-dev libcli11-dev nlohmann-json3-dev)
+packages=(libabsl-dev libboost-serialization-dev libboost-dev libcli11-dev nlohmann-json3-dev
+          pkg-config)  # pkg-config: the install test builds against penk.pc
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -20,9 +22,14 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >&2
 fi
 
+# Portable unless PENK_NATIVE=ON is asked for (-march=native: binaries for
+# this machine only). Said explicitly: a build/ configured before the default
+# changed has PENK_NATIVE=ON in its cache.
+native=${PENK_NATIVE:-OFF}
 # Quiet when all is well; the log's tail when the build fails.
 mkdir -p build
-if ! { cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j "$(nproc)"; } \
+if ! { cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DPENK_NATIVE="$native" &&
+       cmake --build build -j "$(nproc)"; } \
     >build/setup.log 2>&1; then
   tail -n 40 build/setup.log >&2
   echo "setup: build failed; full log in build/setup.log" >&2
