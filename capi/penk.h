@@ -180,7 +180,8 @@ int penk_game_best_action(penk_game* game, const char* level, int apply, char* b
  * scores by row and column, closed columns, who crossed each cell, the
  * history of every turn. */
 int penk_game_state_json(const penk_game* game, char* buf, size_t size, size_t* needed);
-/* Quick accessors; -1 for a NULL game or a player out of range. */
+/* Quick accessors; -1 for a NULL or dead handle or a player out of range.
+ * penk_game_current is -1 once the game is over. */
 int penk_game_players(const penk_game* game);
 int penk_game_current(const penk_game* game);
 int penk_game_phase(const penk_game* game);

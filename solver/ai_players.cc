@@ -1,5 +1,7 @@
 #include "solver/ai_players.h"
 
+#include "engine/quoted_input.h"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -11,6 +13,7 @@
 #include "absl/strings/str_split.h"
 #include "engine/dice_space.h"
 #include "engine/marking.h"
+#include "engine/quoted_input.h"
 #include "engine/score.h"
 #include "solver/table_cache.h"
 #include "solver/win_ranking.h"
@@ -136,14 +139,14 @@ Action OptimalPlayer::Decide(const Game& game) {
 absl::StatusOr<ExpertParams> ParseExpertName(absl::string_view name) {
   std::vector<std::string> parts = absl::StrSplit(absl::AsciiStrToLower(name), ':');
   if (parts.empty() || parts[0] != "expert")
-    return absl::InvalidArgumentError(absl::StrCat("not an expert name: \"", name, "\""));
+    return absl::InvalidArgumentError(absl::StrCat("not an expert name: ", QuotedInput(name)));
   ExpertParams p;
   for (size_t i = 1; i < parts.size(); ++i) {
     std::vector<std::string> kv = absl::StrSplit(parts[i], absl::MaxSplits('=', 1));
     double x;
     if (kv.size() != 2 || !absl::SimpleAtod(kv[1], &x))
       return absl::InvalidArgumentError(
-          absl::StrCat("expert option \"", parts[i], "\" must be key=number"));
+          absl::StrCat("expert option ", QuotedInput(parts[i]), " must be key=number"));
     if (kv[0] == "lambda") p.lambda = x;
     else if (kv[0] == "sigma" && x > 0) p.sigma = x;
     else if (kv[0] == "horizon") p.horizon = x;
@@ -154,7 +157,7 @@ absl::StatusOr<ExpertParams> ParseExpertName(absl::string_view name) {
     else if (kv[0] == "race") p.race = x != 0;
     else
       return absl::InvalidArgumentError(absl::StrCat(
-          "unknown expert option \"", parts[i], "\"; known: lambda, lopp, relative, sigma (>0), horizon, opp, final, race"));
+          "unknown expert option ", QuotedInput(parts[i]), "; known: lambda, lopp, relative, sigma (>0), horizon, opp, final, race"));
   }
   return p;
 }
