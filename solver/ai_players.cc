@@ -1,7 +1,5 @@
 #include "solver/ai_players.h"
 
-#include "engine/quoted_input.h"
-
 #include <algorithm>
 #include <bit>
 #include <cmath>
