@@ -199,8 +199,15 @@ TEST_F(EngineLimits, TableCacheCapOfTheSession) {
 TEST(EngineProcess, OverLongLineIsRefusedWithoutKeepingIt) {
   // 300 MB on one line under a 200 MB address-space limit: read whole, the
   // line alone would not fit. One error reply, then the next request served.
+  // (A sanitized build cannot run under an address-space limit: there the
+  // reply and the next request are checked, the memory bound is not.)
+#ifdef PENK_SANITIZED
+  const std::string limit = "";
+#else
+  const std::string limit = "ulimit -v 200000; ";
+#endif
   const std::string script =
-      "ulimit -v 200000; { head -c 300000000 /dev/zero | tr '\\0' x; echo; "
+      limit + "{ head -c 300000000 /dev/zero | tr '\\0' x; echo; "
       "echo '{\"id\":2,\"cmd\":\"hello\"}'; } | timeout 60 " +
       std::string(PENK_BINARY) + " engine --no-build";
   FILE* p = popen(("bash -c " + testing_support::ShellQuote(script) + " 2>&1").c_str(), "r");

@@ -174,7 +174,10 @@ TEST(EngineProtocol, EmptyActionsNulBytesAndRulesTexts) {
     EXPECT_EQ(ErrorOf(r), "bad_field") << empty;
   }
   // A NUL byte in the line or inside a string is refused, not cut short.
-  EXPECT_EQ(ErrorOf(Raw(s, std::string("{\"id\":3,\"cmd\":\"hello\"}\0garbage", 34))), "bad_json");
+  std::string with_nul = "{\"id\":3,\"cmd\":\"hello\"}";
+  with_nul += '\0';
+  with_nul += "garbage";
+  EXPECT_EQ(ErrorOf(Raw(s, with_nul)), "bad_json");
   EXPECT_EQ(ErrorOf(Raw(s, R"({"id":4,"cmd":"apply","game":1,"action":"-\u0000stop"})")), "bad_field");
   EXPECT_EQ(Call(s, {{"id", 5}, {"cmd", "state"}, {"game", 1}})["result"], before);  // unchanged
   // Rules texts: each option once, nothing empty.
