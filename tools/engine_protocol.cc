@@ -597,6 +597,15 @@ json ActionJson(const RankedAction& a, const std::vector<double>& win, size_t i)
   return out;
 }
 
+// The best `top` actions (0: all) as hint lists them.
+json ActionsJson(const std::vector<RankedAction>& ranked, const std::vector<double>& win,
+                 int64_t top) {
+  const size_t shown = top > 0 ? std::min<size_t>(top, ranked.size()) : ranked.size();
+  json actions = json::array();
+  for (size_t i = 0; i < shown; ++i) actions.push_back(ActionJson(ranked[i], win, i));
+  return actions;
+}
+
 }  // namespace
 
 json BestActionJson(Session& s, GameSession& g, const std::string& level, bool apply) {
@@ -651,10 +660,7 @@ json GameHintJson(Session& s, const GameSession& g, const std::string& table, in
     out["opponents"] = opp;
     out["last_round"] = game.last_round();
   }
-  size_t shown = top > 0 ? std::min<size_t>(top, ranked.size()) : ranked.size();
-  json actions = json::array();
-  for (size_t i = 0; i < shown; ++i) actions.push_back(ActionJson(ranked[i], win, i));
-  out["actions"] = actions;
+  out["actions"] = ActionsJson(ranked, win, top);
   return out;
 }
 
@@ -757,9 +763,6 @@ json CmdCloseGame(Session& s, const Request& r) {
 json CmdHint(Session& s, const Request& r) {
   const int64_t top = r.Int("top", 0, INT32_MAX, 0);
   const std::string table = r.String("table", "");
-  std::vector<RankedAction> ranked;
-  std::vector<double> win;
-  json out;
   if (r.Has("game")) {
     // Everything else comes from the game: giving it too would be two answers.
     for (const char* f : {"sheet", "roll", "rerolls", "rules", "opponents", "last_round", "seat", "turns"})
@@ -770,40 +773,38 @@ json CmdHint(Session& s, const Request& r) {
     json out = {{"game", id}};
     out.update(GameHintJson(s, s.FindGame(id), table, top));
     return out;
-  } else {
-    Sheet sheet = SheetOrThrow(r.String("sheet", kEmptySheet));
-    Dice roll = RollOrThrow(r.NonEmpty("roll"));
-    const int rerolls = static_cast<int>(r.Int("rerolls", 0, 2, 2));
-    Rules rules = RulesOrThrow(r.String("rules", ""));
-    std::vector<Sheet> opponents;
-    for (const std::string& o : r.StringList("opponents", false)) opponents.push_back(SheetOrThrow(o));
-    if (opponents.size() > static_cast<size_t>(kMaxPlayers - 1))
-      Fail(ErrorCode::kBadField, absl::StrCat("at most 3 opponents (R1.4); got ", opponents.size()));
-    if (opponents.empty())
-      for (const char* f : {"last_round", "seat", "turns"})
-        if (r.Has(f))
-          Fail(ErrorCode::kBadField,
-               absl::StrCat("field \"", f, "\" needs \"opponents\": it describes a game with others"));
-    const bool last_round = r.Bool("last_round", false);
-    const int seat = static_cast<int>(r.Int("seat", 1, static_cast<int64_t>(opponents.size()) + 1, 1));
-    const int turns = static_cast<int>(r.Int("turns", 0, 1000, -1));  // -1: estimated
-    if (!opponents.empty()) CheckSheetsOrThrow(sheet, opponents, rules, last_round);
-    ranked = s.Hint(sheet, roll, rerolls, rules, table,
-                    opponents.empty() ? FinishedSheet::kRefuse : FinishedSheet::kLastTurns);
-    if (!opponents.empty())
-      win = s.RankForWinOrFail(sheet, roll, rerolls, rules, opponents, last_round, seat, turns, ranked);
-    out = {{"sheet", FormatSheet(sheet)}, {"roll", FormatDice(roll)}, {"rerolls", rerolls}};
-    if (!opponents.empty()) {
-      json opp = json::array();
-      for (const Sheet& o : opponents) opp.push_back(FormatSheet(o));
-      out["opponents"] = opp;
-      out["last_round"] = last_round;
-    }
   }
-  size_t shown = top > 0 ? std::min<size_t>(top, ranked.size()) : ranked.size();
-  json actions = json::array();
-  for (size_t i = 0; i < shown; ++i) actions.push_back(ActionJson(ranked[i], win, i));
-  out["actions"] = actions;
+  Sheet sheet = SheetOrThrow(r.String("sheet", kEmptySheet));
+  Dice roll = RollOrThrow(r.NonEmpty("roll"));
+  const int rerolls = static_cast<int>(r.Int("rerolls", 0, 2, 2));
+  Rules rules = RulesOrThrow(r.String("rules", ""));
+  std::vector<Sheet> opponents;
+  for (const std::string& o : r.StringList("opponents", false)) opponents.push_back(SheetOrThrow(o));
+  if (opponents.size() > static_cast<size_t>(kMaxPlayers - 1))
+    Fail(ErrorCode::kBadField, absl::StrCat("at most 3 opponents (R1.4); got ", opponents.size()));
+  if (opponents.empty())
+    for (const char* f : {"last_round", "seat", "turns"})
+      if (r.Has(f))
+        Fail(ErrorCode::kBadField,
+             absl::StrCat("field \"", f, "\" needs \"opponents\": it describes a game with others"));
+  const bool last_round = r.Bool("last_round", false);
+  const int seat = static_cast<int>(r.Int("seat", 1, static_cast<int64_t>(opponents.size()) + 1, 1));
+  const int turns = static_cast<int>(r.Int("turns", 0, 1000, -1));  // -1: estimated
+  if (!opponents.empty()) CheckSheetsOrThrow(sheet, opponents, rules, last_round);
+  std::vector<RankedAction> ranked =
+      s.Hint(sheet, roll, rerolls, rules, table,
+             opponents.empty() ? FinishedSheet::kRefuse : FinishedSheet::kLastTurns);
+  std::vector<double> win;
+  if (!opponents.empty())
+    win = s.RankForWinOrFail(sheet, roll, rerolls, rules, opponents, last_round, seat, turns, ranked);
+  json out = {{"sheet", FormatSheet(sheet)}, {"roll", FormatDice(roll)}, {"rerolls", rerolls}};
+  if (!opponents.empty()) {
+    json opp = json::array();
+    for (const Sheet& o : opponents) opp.push_back(FormatSheet(o));
+    out["opponents"] = opp;
+    out["last_round"] = last_round;
+  }
+  out["actions"] = ActionsJson(ranked, win, top);
   return out;
 }
 
