@@ -1,5 +1,5 @@
 // libpenk: the C API of capi/penk.h over the engine core of
-// tools/engine_protocol.h. Every entry point runs inside Guard(), which turns
+// protocol/protocol.h. Every entry point runs inside Guard(), which turns
 // EngineError and any other exception into a status code and a thread-local
 // message: no exception crosses the C boundary.
 #include "penk.h"
@@ -19,13 +19,13 @@
 #include <vector>
 
 #include "absl/strings/str_split.h"
-#include "solver/bot.h"
-#include "tools/engine_protocol.h"
+#include "ai/bot.h"
+#include "protocol/protocol.h"
 
-using penk::engine::EngineError;
-using penk::engine::ErrorCode;
-using penk::engine::GameSession;
-using penk::engine::Session;
+using penk::protocol::EngineError;
+using penk::protocol::ErrorCode;
+using penk::protocol::GameSession;
+using penk::protocol::Session;
 
 struct penk_context {
   std::shared_ptr<Session> session;
@@ -132,7 +132,7 @@ std::string LibraryTableDir() {
 
 extern "C" {
 
-const char* penk_version(void) { return penk::engine::kEngineVersion; }
+const char* penk_version(void) { return penk::protocol::kEngineVersion; }
 int penk_api_version(void) { return PENK_API_VERSION; }
 int penk_level_count(void) { return static_cast<int>(std::size(penk::kBotNames)); }
 const char* penk_level_name(int index) {
@@ -142,7 +142,7 @@ const char* penk_level_name(int index) {
 const char* penk_status_name(int status) {
   if (status == PENK_OK) return "ok";
   if (status < 1 || status > PENK_E_BUFFER_TOO_SMALL) return "unknown_status";
-  return penk::engine::ErrorCodeName(static_cast<ErrorCode>(status));
+  return penk::protocol::ErrorCodeName(static_cast<ErrorCode>(status));
 }
 const char* penk_last_error(void) { return last_error.c_str(); }
 
@@ -150,7 +150,7 @@ int penk_context_create(const char* table_dir, penk_context** out) {
   return Guard([&] {
     Require(out, "out");
     *out = nullptr;
-    penk::engine::SessionOptions options;
+    penk::protocol::SessionOptions options;
     options.table_dir = table_dir && *table_dir ? table_dir : LibraryTableDir();
     // Each context has its own session and table cache: its folder and build
     // setting are used for its games only.
@@ -188,8 +188,8 @@ int penk_value(penk_context* ctx, const char* sheet, const char* rules, const ch
   return Guard([&] {
     RequireLive(ctx, "ctx");
     Require(value, "value");
-    penk::Sheet s = penk::engine::SheetOrThrow(Opt(sheet, "...../...../...../...../....."));
-    penk::Rules r = penk::engine::RulesOrThrow(Opt(rules));
+    penk::Sheet s = penk::protocol::SheetOrThrow(Opt(sheet, "...../...../...../...../....."));
+    penk::Rules r = penk::protocol::RulesOrThrow(Opt(rules));
     *value = ctx->session->Value(s, r, Opt(table));
   });
 }
@@ -202,9 +202,9 @@ int penk_hint(penk_context* ctx, const char* sheet, const char* roll, int reroll
     Require(roll, "roll");
     Require(count, "count");
     if (capacity > 0) Require(actions, "actions");
-    penk::Sheet s = penk::engine::SheetOrThrow(Opt(sheet, "...../...../...../...../....."));
-    penk::Dice d = penk::engine::RollOrThrow(roll);
-    penk::Rules r = penk::engine::RulesOrThrow(Opt(rules));
+    penk::Sheet s = penk::protocol::SheetOrThrow(Opt(sheet, "...../...../...../...../....."));
+    penk::Dice d = penk::protocol::RollOrThrow(roll);
+    penk::Rules r = penk::protocol::RulesOrThrow(Opt(rules));
     std::vector<penk::RankedAction> ranked = ctx->session->Hint(s, d, rerolls, r, Opt(table));
     *count = ranked.size();
     for (size_t i = 0; i < ranked.size() && i < capacity; ++i) {
@@ -223,16 +223,16 @@ int penk_hint_multi_json(penk_context* ctx, const char* sheet, const char* roll,
   return Guard([&] {
     RequireLive(ctx, "ctx");
     Require(roll, "roll");
-    penk::Sheet s = penk::engine::SheetOrThrow(Opt(sheet, "...../...../...../...../....."));
-    penk::Dice d = penk::engine::RollOrThrow(roll);
-    penk::Rules r = penk::engine::RulesOrThrow(Opt(rules));
+    penk::Sheet s = penk::protocol::SheetOrThrow(Opt(sheet, "...../...../...../...../....."));
+    penk::Dice d = penk::protocol::RollOrThrow(roll);
+    penk::Rules r = penk::protocol::RulesOrThrow(Opt(rules));
     std::vector<penk::Sheet> opp;
     if (opponents && *opponents)
       for (absl::string_view o : absl::StrSplit(opponents, ','))
-        opp.push_back(penk::engine::SheetOrThrow(o));
+        opp.push_back(penk::protocol::SheetOrThrow(o));
     if (opp.size() > 3) Fail(ErrorCode::kBadField, "at most 3 opponents (R1.4)");
     if (turns < -1) Fail(ErrorCode::kBadField, "turns must be >= 0, or -1 to estimate");
-    if (!opp.empty()) penk::engine::CheckSheetsOrThrow(s, opp, r, last_round != 0);
+    if (!opp.empty()) penk::protocol::CheckSheetsOrThrow(s, opp, r, last_round != 0);
     std::vector<penk::RankedAction> ranked = ctx->session->Hint(
         s, d, rerolls, r, Opt(table),
         opp.empty() ? penk::FinishedSheet::kRefuse : penk::FinishedSheet::kLastTurns);
@@ -242,8 +242,8 @@ int penk_hint_multi_json(penk_context* ctx, const char* sheet, const char* roll,
     nlohmann::ordered_json actions = nlohmann::ordered_json::array();
     for (size_t i = 0; i < ranked.size(); ++i) {
       nlohmann::ordered_json a = {{"action", penk::FormatAction(ranked[i].action)}};
-      if (!win.empty()) a["win"] = penk::engine::RoundValue(win[i]);
-      a["value"] = penk::engine::RoundValue(ranked[i].value);
+      if (!win.empty()) a["win"] = penk::protocol::RoundValue(win[i]);
+      a["value"] = penk::protocol::RoundValue(ranked[i].value);
       actions.push_back(a);
     }
     nlohmann::ordered_json out = {
@@ -274,7 +274,7 @@ int penk_game_create(penk_context* ctx, const char* players, const char* rules, 
     RequireLive(ctx, "ctx");
     Require(players, "players");
     std::vector<std::string> seats = absl::StrSplit(players, ',');
-    penk::Rules r = penk::engine::RulesOrThrow(Opt(rules));
+    penk::Rules r = penk::protocol::RulesOrThrow(Opt(rules));
     auto game = std::make_unique<penk_game>(
         penk_game{ctx->session, ctx->session->NewGame(seats, r, seed)});
     Register(game.get());
@@ -293,7 +293,7 @@ int penk_game_create_json(penk_context* ctx, const char* options, penk_game** ou
       Fail(ErrorCode::kBadField, "options must be a JSON object (see new_game in docs/PROTOCOL.md)");
     // The same fields and checks as the protocol's new_game, through it; the
     // game then moves from the context's session to its own handle.
-    std::string reply = penk::engine::HandleLine(
+    std::string reply = penk::protocol::HandleLine(
         *ctx->session, [&] {
           nlohmann::ordered_json request = j;
           request["cmd"] = "new_game";
@@ -303,7 +303,7 @@ int penk_game_create_json(penk_context* ctx, const char* options, penk_game** ou
     if (r.contains("error")) {
       const std::string code = r["error"]["code"];
       for (int c = 1; c <= PENK_E_BUFFER_TOO_SMALL; ++c)
-        if (code == penk::engine::ErrorCodeName(static_cast<ErrorCode>(c)))
+        if (code == penk::protocol::ErrorCodeName(static_cast<ErrorCode>(c)))
           Fail(static_cast<ErrorCode>(c), r["error"]["message"]);
       Fail(ErrorCode::kInternal, r["error"]["message"]);
     }
@@ -347,7 +347,7 @@ int penk_game_hint_json(penk_game* game, const char* table, int top, char* buf, 
   return Guard([&] {
     RequireLive(game, "game");
     if (top < 0) Fail(ErrorCode::kBadField, "top must be >= 0 (0: every action)");
-    CopyOut(penk::engine::GameHintJson(*game->session, game->g, Opt(table), top).dump(), buf, size,
+    CopyOut(penk::protocol::GameHintJson(*game->session, game->g, Opt(table), top).dump(), buf, size,
             needed);
   });
 }
@@ -358,7 +358,7 @@ int penk_game_best_action_json(penk_game* game, const char* level, int apply, ch
     RequireLive(game, "game");
     if (!buf && size > 0) Fail(ErrorCode::kBadField, "buf must not be NULL when size > 0");
     // Decided without applying: a too-small buffer must not leave the move applied.
-    std::string text = penk::engine::BestActionJson(*game->session, game->g, Opt(level), false).dump();
+    std::string text = penk::protocol::BestActionJson(*game->session, game->g, Opt(level), false).dump();
     nlohmann::ordered_json j = nlohmann::ordered_json::parse(text);
     if (apply) {
       j["applied"] = true;
@@ -374,7 +374,7 @@ int penk_request(penk_context* ctx, const char* request, char* buf, size_t size,
   return Guard([&] {
     RequireLive(ctx, "ctx");
     Require(request, "request");
-    CopyOut(penk::engine::HandleLine(*ctx->session, request), buf, size, needed);
+    CopyOut(penk::protocol::HandleLine(*ctx->session, request), buf, size, needed);
   });
 }
 

@@ -12,11 +12,11 @@
 
 #include "fuzz/fuzz_common.h"
 #include "nlohmann/json.hpp"
-#include "tools/engine_protocol.h"
+#include "protocol/protocol.h"
 
 namespace {
 
-penk::engine::Session* session = nullptr;
+penk::protocol::Session* session = nullptr;
 
 void Check(bool ok, const std::string& line, const std::string& reply) {
   if (ok) return;
@@ -27,7 +27,7 @@ void Check(bool ok, const std::string& line, const std::string& reply) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  penk::engine::SessionOptions o;
+  penk::protocol::SessionOptions o;
   o.fixed_table = penk::fuzz::SmallTablePath();
   o.allow_build = false;
   o.allow_table_paths = false;
@@ -35,7 +35,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   o.max_games = 8;
   o.deterministic_seeds = true;
   o.expert_hints = false;  // they could need tables of any blocked rows
-  session = new penk::engine::Session(o);
+  session = new penk::protocol::Session(o);
   return 0;
 }
 
@@ -48,7 +48,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (nl == std::string::npos) nl = input.size();
     const std::string line = input.substr(start, nl - start);
     start = nl + 1;
-    const std::string reply = penk::engine::HandleLine(*session, line);
+    const std::string reply = penk::protocol::HandleLine(*session, line);
     nlohmann::json j = nlohmann::json::parse(reply, nullptr, false);
     Check(!j.is_discarded() && j.is_object() && j.contains("id") &&
               (j.contains("result") != j.contains("error")) && reply.find('\n') == std::string::npos,

@@ -10,7 +10,6 @@
 #include "engine/marking.h"
 #include "engine/rng.h"
 #include "solver/advisor.h"
-#include "solver/bot.h"
 
 namespace penk {
 namespace {
@@ -70,49 +69,6 @@ class Optimal : public TurnPolicy {
   const SolitaireTable& table_;
   std::vector<double> value_;
   TurnValues turn_;
-};
-
-class Greedy : public TurnPolicy {
- public:
-  Greedy(const Rules& rules, uint32_t blocked_rows)
-      : rules_(rules), blocked_rows_(blocked_rows), gain_(MarkingCatalog::Get().size()) {}
-  std::unique_ptr<TurnPolicy> Clone() const override {
-    return std::make_unique<Greedy>(rules_, blocked_rows_);
-  }
-  uint32_t blocked_rows() const override { return blocked_rows_; }
-
-  void Decide(const ColumnCodes& codes, TurnChoices& out) override {
-    const MarkingCatalog& catalog = MarkingCatalog::Get();
-    const DiceSpace& space = DiceSpace::Get();
-    const Sheet sheet = SheetOfCodes(codes, blocked_rows_);
-    for (int n = 1; n <= kRerolls; ++n)
-      for (int r = 0; r < kNumRolls; ++r)
-        out.keep[n - 1][r] = static_cast<int16_t>(
-            space.KeepIndex(bot_.ChooseKeep(sheet, space.roll(r), n, rules_)));
-    // GreedyBot::ChooseMarking: the first legal marking of the largest gain
-    // (R6), canonical order; the gain is computed once per catalog marking.
-    const uint32_t blocked = ~sheet.free();
-    const int base = ScoreOfCodes(codes, rules_);
-    for (int id = 0; id < catalog.size(); ++id)
-      gain_[id] = (catalog.cells(id) & blocked)
-                      ? -1
-                      : ScoreOfCodes(CodesAfterMarking(codes, catalog.cells(id), blocked_rows_),
-                                     rules_) -
-                            base;
-    const int fail_face = GreedyBot::ChooseFailureColumn(sheet);
-    for (int r = 0; r < kNumRolls; ++r) {
-      int best = -1;
-      for (uint16_t id : catalog.ForRoll(r))
-        if (gain_[id] >= 0 && (best < 0 || gain_[id] > gain_[best])) best = id;
-      out.action[r] = static_cast<int16_t>(best >= 0 ? best : -fail_face);
-    }
-  }
-
- private:
-  Rules rules_;
-  uint32_t blocked_rows_;
-  GreedyBot bot_;
-  std::vector<int> gain_;
 };
 
 // One position's transitions: successor (state index, or -(score + 1) for a
@@ -177,10 +133,6 @@ struct Worker {
 
 std::unique_ptr<TurnPolicy> OptimalPolicy(const SolitaireTable& table) {
   return std::make_unique<Optimal>(table);
-}
-
-std::unique_ptr<TurnPolicy> GreedyPolicy(const Rules& rules, uint32_t blocked_rows) {
-  return std::make_unique<Greedy>(rules, blocked_rows);
 }
 
 std::array<double, kNumRolls> FinalRollMass(const TurnChoices& choices) {
@@ -330,51 +282,6 @@ absl::StatusOr<ScoreDistribution> OptimalScoreDistribution(const SolitaireTable&
   if (!v.ok()) return v.status();
   std::unique_ptr<TurnPolicy> policy = OptimalPolicy(table);
   return PropagateScores(sheet, table.rules(), *policy);
-}
-
-absl::StatusOr<SampleSummary> SimulateScores(const Sheet& start, const Rules& rules,
-                                             const SolitaireTable* table, int64_t games,
-                                             uint64_t seed) {
-  if (table) {
-    if (absl::StatusOr<double> v = table->Value(start); !v.ok()) return v.status();
-  } else if (absl::StatusOr<SolitairePosition> p = PositionOfSheet(start); !p.ok()) {
-    return p.status();
-  }
-  if (games < 1) return absl::InvalidArgumentError("the number of games must be positive");
-  Rng rng(seed);
-  GreedyBot bot;
-  double sum = 0, sum2 = 0;
-  for (int64_t g = 0; g < games; ++g) {
-    Sheet s = start;
-    while (s.ClosedColumns() < 2) {  // R5.2
-      TurnValues turn;
-      if (table) turn = *SolveSolitaireTurn(*table, s);
-      Dice dice;
-      for (int i = 0; i < kDice; ++i) ++dice.count[rng.Die()];  // R2.1
-      for (int n = kRerolls; n >= 1; --n) {                     // R2.2
-        const Dice keep = table ? RankActions(turn, *table, s, dice, n).front().action.keep
-                                : bot.ChooseKeep(s, dice, n, rules);
-        if (keep.size() == kDice) break;  // stop
-        dice = keep;
-        for (int i = keep.size(); i < kDice; ++i) ++dice.count[rng.Die()];
-      }
-      const Action a = table ? RankActions(turn, *table, s, dice, 0).front().action
-                             : GreedyBot::ChooseMarking(s, dice, rules);
-      if (a.kind == Action::kMark)
-        s.circled |= a.cells;  // R3.2
-      else
-        s.crossed |= s.free() & ColumnMask(a.face);  // R3.5
-    }
-    const double score = Score(s, rules);
-    sum += score;
-    sum2 += score * score;
-  }
-  SampleSummary out;
-  out.games = games;
-  out.mean = sum / games;
-  out.sd = std::sqrt(std::max(0.0, sum2 / games - out.mean * out.mean));
-  out.half_width_99 = 2.5758 * out.sd / std::sqrt(static_cast<double>(games));
-  return out;
 }
 
 }  // namespace penk

@@ -72,10 +72,6 @@ class TurnPolicy {
 // in canonical order, failures by face).
 std::unique_ptr<TurnPolicy> OptimalPolicy(const SolitaireTable& table);
 
-// The greedy bot of solver/bot.h (GreedyBot: one-turn score gain, keep ties
-// to stopping, marking ties canonical, failure column by ChooseFailureColumn).
-std::unique_ptr<TurnPolicy> GreedyPolicy(const Rules& rules, uint32_t blocked_rows = 0);
-
 // For a decided turn: the probability of each final roll, by the keep lattice.
 std::array<double, kNumRolls> FinalRollMass(const TurnChoices& choices);
 
@@ -110,20 +106,6 @@ absl::StatusOr<ScoreDistribution> PropagateScores(const Sheet& sheet, const Rule
 // The same for the optimal policy, checking that the table solves the sheet.
 absl::StatusOr<ScoreDistribution> OptimalScoreDistribution(const SolitaireTable& table,
                                                            const Sheet& sheet);
-
-// A seeded Monte Carlo check of the above, on real sheets (no canonical
-// labelling): `games` solitaire games from `sheet` with dice from Rng(seed),
-// played by the optimal policy when `table` is given (the first action of
-// RankActions, as `penk hint`), else by the greedy bot (GreedyBot, as in
-// `penk play`).
-struct SampleSummary {
-  int64_t games = 0;
-  double mean = 0, sd = 0;
-  double half_width_99 = 0;  // of the 99% normal confidence interval of the mean
-};
-absl::StatusOr<SampleSummary> SimulateScores(const Sheet& sheet, const Rules& rules,
-                                             const SolitaireTable* table, int64_t games,
-                                             uint64_t seed);
 
 }  // namespace penk
 

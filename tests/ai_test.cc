@@ -1,4 +1,4 @@
-// The AI players of issue 4 (solver/ai_players.h, solver/table_cache.h):
+// The AI players of issue 4 (ai/ai_players.h, solver/table_cache.h):
 // legality everywhere, expert's last turn against a brute-force enumeration
 // of the win probability, optimal's values on crossed sheets against a plain
 // recursion. Tables are partial (few free cells) so the suite stays fast;
@@ -18,8 +18,8 @@
 #include "engine/score.h"
 #include "engine/sheet.h"
 #include "gtest/gtest.h"
-#include "solver/ai_players.h"
-#include "solver/bot.h"
+#include "ai/ai_players.h"
+#include "ai/bot.h"
 #include "solver/solitaire_dp.h"
 #include "solver/table_cache.h"
 #include "solver/turn_solver.h"

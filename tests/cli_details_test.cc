@@ -9,7 +9,7 @@
 #include "engine/marking.h"
 #include "engine/quoted_input.h"
 #include "gtest/gtest.h"
-#include "solver/bot.h"
+#include "ai/bot.h"
 #include "tests/penk_process.h"
 
 namespace penk {

@@ -19,9 +19,9 @@
 #include "solver/solitaire_dp.h"
 #include "tables/table_file.h"
 #include "tables/table_store.h"
-#include "tools/engine_protocol.h"
+#include "protocol/protocol.h"
 
-namespace penk::engine {
+namespace penk::protocol {
 namespace {
 
 using json = nlohmann::json;
@@ -236,4 +236,4 @@ TEST(EngineProcess, TableCacheOptionIsChecked) {
 }
 
 }  // namespace
-}  // namespace penk::engine
+}  // namespace penk::protocol

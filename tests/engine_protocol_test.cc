@@ -2,7 +2,7 @@
 // error path through HandleLine, and the `penk engine` process end to end.
 // Tables: a small one (positions with at most 6 free cells) built once per
 // machine into the test temp dir; no test builds a full table.
-#include "tools/engine_protocol.h"
+#include "protocol/protocol.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -17,12 +17,12 @@
 #include "engine/rules.h"
 #include "engine/score.h"
 #include "gtest/gtest.h"
-#include "solver/bot.h"
+#include "ai/bot.h"
 #include "solver/solitaire_dp.h"
 #include "tables/table_file.h"
 #include "tables/table_store.h"
 
-namespace penk::engine {
+namespace penk::protocol {
 namespace {
 
 using json = nlohmann::json;
@@ -923,4 +923,4 @@ TEST(EngineProcess, ServesLinesUntilQuit) {
 }
 
 }  // namespace
-}  // namespace penk::engine
+}  // namespace penk::protocol

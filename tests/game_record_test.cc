@@ -14,7 +14,7 @@
 #include "engine/rules.h"
 #include "gtest/gtest.h"
 #include "tests/game_snapshot.h"
-#include "solver/bot.h"
+#include "ai/bot.h"
 
 namespace penk {
 namespace {

@@ -1,4 +1,4 @@
-// The built-in bots (solver/bot.h) and `penk play` (issue 2, play item).
+// The built-in bots (ai/bot.h) and `penk play` (issue 2, play item).
 // Suites are named play* so that `ctest -R play` selects them.
 #include <sys/wait.h>
 #include <unistd.h>
@@ -23,8 +23,8 @@
 #include "engine/sheet.h"
 #include "gtest/gtest.h"
 #include "tests/penk_process.h"
-#include "solver/bot.h"
-#include "solver/player.h"
+#include "ai/bot.h"
+#include "ai/player.h"
 
 namespace penk {
 namespace {

@@ -9,7 +9,7 @@
 #include "engine/game.h"
 #include "engine/position_check.h"
 #include "gtest/gtest.h"
-#include "solver/bot.h"
+#include "ai/bot.h"
 
 namespace penk {
 namespace {

@@ -14,12 +14,12 @@
 #include "engine/score.h"
 #include "gtest/gtest.h"
 #include "solver/advisor.h"
-#include "solver/ai_players.h"
-#include "solver/bot.h"
+#include "ai/ai_players.h"
+#include "ai/bot.h"
 #include "solver/solitaire_dp.h"
 #include "solver/solitaire_state.h"
 #include "solver/table_cache.h"
-#include "solver/win_ranking.h"
+#include "ai/win_ranking.h"
 
 namespace penk {
 namespace {

@@ -1,4 +1,4 @@
-// `penk simulate` and solver/simulate.h (issue 4): seat rotation, the
+// `penk simulate` and ai/simulate.h (issue 4): seat rotation, the
 // statistics, reproducibility, the JSON output.
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,7 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "tests/penk_process.h"
-#include "solver/simulate.h"
+#include "ai/simulate.h"
 #include "solver/solitaire_dp.h"
 #include "solver/table_cache.h"
 

@@ -25,6 +25,8 @@
 #include "engine/dice_space.h"
 #include "engine/quoted_input.h"
 #include "engine/score.h"
+#include "ai/greedy_policy.h"
+#include "ai/sampled_scores.h"
 #include "solver/distribution.h"
 #include "solver/solitaire_state.h"
 #include "solver/strategy.h"

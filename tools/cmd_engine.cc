@@ -10,7 +10,7 @@
 #include <string>
 
 #include "tools/cli_common.h"
-#include "tools/engine_protocol.h"
+#include "protocol/protocol.h"
 
 namespace penk::cli {
 namespace {
@@ -42,17 +42,17 @@ bool ReadBoundedLine(std::istream& in, std::string& line) {
 }
 
 void RunEngine(const EngineArgs& a) {
-  engine::SessionOptions options;
+  protocol::SessionOptions options;
   options.table_dir = a.table_dir;
   options.allow_build = !a.no_build;
   options.table_cache_mb = a.table_cache_mb;
-  engine::Session session(options);
+  protocol::Session session(options);
   std::ios::sync_with_stdio(false);
   std::string line;
   while (!session.quit_requested() && ReadBoundedLine(std::cin, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.find_first_not_of(" \t") == std::string::npos) continue;  // blank lines are ignored
-    std::string reply = engine::HandleLine(session, line);
+    std::string reply = protocol::HandleLine(session, line);
     std::cout << reply << '\n' << std::flush;
   }
 }

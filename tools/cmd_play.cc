@@ -35,10 +35,10 @@
 #include "engine/quoted_input.h"
 #include "engine/score.h"
 #include "solver/advisor.h"
-#include "solver/bot.h"
+#include "ai/bot.h"
 #include "solver/solitaire_state.h"
 #include "solver/table_cache.h"
-#include "solver/win_ranking.h"
+#include "ai/win_ranking.h"
 #include "tools/cli_common.h"
 
 namespace penk::cli {
@@ -160,7 +160,7 @@ std::string KeepExample(const Dice& roll) {
 // score under optimal solitaire play (solver/advisor.h, the table of the
 // sheet's blocked rows) and, with opponents, expert's estimate of the
 // probability of winning, ordered by the ranking rule of `penk hint
-// --opponent` and of expert's own decisions (solver/win_ranking.h).
+// --opponent` and of expert's own decisions (ai/win_ranking.h).
 void PrintRankedOptions(const Game& game, const std::shared_ptr<TableCache>& tables) {
   const int p = game.current();
   const Sheet& sheet = game.sheet(p);

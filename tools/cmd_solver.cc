@@ -9,7 +9,7 @@
 #include "engine/position_check.h"
 #include "engine/quoted_input.h"
 #include "solver/advisor.h"
-#include "solver/win_ranking.h"
+#include "ai/win_ranking.h"
 #include "solver/solitaire_state.h"
 #include "tables/table_file.h"
 #include "tables/table_store.h"
@@ -144,7 +144,7 @@ std::string ShownAction(const Action& action, int rerolls) {
 }
 
 // With opponents: expert's estimate of the probability of winning for each
-// ranked action (solver/win_ranking.h), the actions re-ranked by it.
+// ranked action (ai/win_ranking.h), the actions re-ranked by it.
 std::vector<double> ExpertEstimates(const HintArgs& a, const Sheet& sheet, const Dice& roll,
                                     const Rules& rules, std::vector<RankedAction>& ranked) {
   WinQuery query;

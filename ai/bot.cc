@@ -1,4 +1,4 @@
-#include "solver/bot.h"
+#include "ai/bot.h"
 
 #include <bit>
 #include <optional>
@@ -9,7 +9,7 @@
 #include "engine/dice_space.h"
 #include "engine/marking.h"
 #include "engine/score.h"
-#include "solver/ai_players.h"
+#include "ai/ai_players.h"
 
 namespace penk {
 namespace {

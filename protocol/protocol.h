@@ -24,11 +24,11 @@
 #include "engine/sheet.h"
 #include "nlohmann/json.hpp"
 #include "solver/advisor.h"
-#include "solver/player.h"
+#include "ai/player.h"
 #include "solver/solitaire_dp.h"
 #include "solver/table_cache.h"
 
-namespace penk::engine {
+namespace penk::protocol {
 
 // 2: strict requests (unknown fields refused), physical dice, positions,
 // undo, history, hint by game, best_action values, level descriptions.
@@ -119,7 +119,7 @@ class Session {
                                  const Rules& rules, const std::string& table_path,
                                  FinishedSheet finished = FinishedSheet::kRefuse);
   double Value(const Sheet& sheet, const Rules& rules, const std::string& table_path);
-  // Multiplayer hint (solver/win_ranking.h, as `penk hint --opponent`):
+  // Multiplayer hint (ai/win_ranking.h, as `penk hint --opponent`):
   // re-ranks `ranked` (from Hint) by expert's estimated probability of
   // winning and returns those estimates in the new order. `opponents` are the other sheets in turn order
   // after the mover, `seat` the mover's seat (1-based), `turns` the turns the
@@ -205,6 +205,6 @@ std::string HandleLine(Session& session, absl::string_view line);
 // Hint values as `penk hint --json` prints them (6 decimals).
 double RoundValue(double v);
 
-}  // namespace penk::engine
+}  // namespace penk::protocol
 
 #endif  // PENK_TOOLS_ENGINE_PROTOCOL_H_

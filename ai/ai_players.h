@@ -24,7 +24,7 @@
 #include "engine/game.h"
 #include "engine/rules.h"
 #include "engine/sheet.h"
-#include "solver/player.h"
+#include "ai/player.h"
 #include "solver/solitaire_dp.h"
 #include "solver/solitaire_state.h"
 #include "solver/table_cache.h"

@@ -1,4 +1,4 @@
-#include "tools/engine_protocol.h"
+#include "protocol/protocol.h"
 
 #include <algorithm>
 #include <cmath>
@@ -19,14 +19,14 @@
 #include "absl/strings/strip.h"
 #include "engine/position_check.h"
 #include "engine/score.h"
-#include "solver/bot.h"
+#include "ai/bot.h"
 #include "solver/solitaire_state.h"
 #include "solver/table_cache.h"
-#include "solver/win_ranking.h"
+#include "ai/win_ranking.h"
 #include "tables/table_file.h"
 #include "tables/table_store.h"
 
-namespace penk::engine {
+namespace penk::protocol {
 
 using json = nlohmann::ordered_json;
 
@@ -952,4 +952,4 @@ std::string HandleLine(Session& session, absl::string_view line) {
   }
 }
 
-}  // namespace penk::engine
+}  // namespace penk::protocol

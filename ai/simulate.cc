@@ -1,4 +1,4 @@
-#include "solver/simulate.h"
+#include "ai/simulate.h"
 
 #include <omp.h>
 
@@ -11,8 +11,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/game.h"
-#include "solver/bot.h"
-#include "solver/player.h"
+#include "ai/bot.h"
+#include "ai/player.h"
 
 namespace penk {
 namespace {

@@ -16,7 +16,7 @@
 #include "engine/rng.h"
 #include "engine/rules.h"
 #include "engine/sheet.h"
-#include "solver/player.h"
+#include "ai/player.h"
 #include "solver/table_cache.h"
 #include "solver/turn_solver.h"
 
@@ -73,7 +73,7 @@ class RandomBot : public Player {
 };
 
 // The names MakeBot accepts: "bot" (the default bot, = greedy), "greedy",
-// "random", "solitaire" (= "optimal": solitaire-optimal, solver/ai_players.h) and "expert"
+// "random", "solitaire" (= "optimal": solitaire-optimal, ai/ai_players.h) and "expert"
 // (plays to win). "expert:key=value:..." is expert with changed parameters
 // (ParseExpertName: lambda, sigma, opp, final, race), for measurements.
 inline constexpr const char* kBotNames[] = {"bot",     "greedy",  "random",

@@ -1,4 +1,4 @@
-#include "solver/ai_players.h"
+#include "ai/ai_players.h"
 
 #include <algorithm>
 #include <bit>
@@ -14,7 +14,7 @@
 #include "engine/quoted_input.h"
 #include "engine/score.h"
 #include "solver/table_cache.h"
-#include "solver/win_ranking.h"
+#include "ai/win_ranking.h"
 
 namespace penk {
 namespace {
@@ -26,7 +26,7 @@ constexpr double kTieTolerance = 1e-12;
 // of probability: prefer a higher final score, then a higher worth margin,
 // then more circled cells. Markings often tie on the rest (a cell that scores
 // nothing yet); ranked among them by the solitaire value (the ranking rule,
-// solver/win_ranking.h) expert won 53.0% against greedy, by circling more
+// ai/win_ranking.h) expert won 53.0% against greedy, by circling more
 // cells 64.9% (5,000 games each, docs/AI.md). A turn circles at most 3
 // cells, so the last term never outweighs a point of final score.
 constexpr double kFinalScoreTieBreak = 1e-9;
@@ -344,7 +344,7 @@ double ExpertPlayer::KeepValue(const Game& game, const Dice& keep) {
 Action ExpertPlayer::Decide(const Game& game) {
   if (game.players() == 1) return solitaire_.Decide(game);  // solitaire: own score is all
   Prepare(ExpertView::Of(game));
-  // The ranking rule with opponents (solver/win_ranking.h), as `penk hint
+  // The ranking rule with opponents (ai/win_ranking.h), as `penk hint
   // --opponent` ranks: the win estimate, and only among actions tied on it the
   // exact solitaire value, then fewer dice rerolled.
   const DiceSpace& space = DiceSpace::Get();

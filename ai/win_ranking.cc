@@ -1,4 +1,4 @@
-#include "solver/win_ranking.h"
+#include "ai/win_ranking.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/position_check.h"
-#include "solver/ai_players.h"
+#include "ai/ai_players.h"
 #include "solver/solitaire_state.h"
 #include "solver/table_cache.h"
 
