@@ -48,7 +48,7 @@ extern "C" {
  * penk_game_create_json (physical dice, positions), penk_game_roll,
  * penk_game_undo, penk_game_hint_json, penk_game_best_action_json,
  * penk_request and PENK_PHASE_ROLL; everything of version 1 is unchanged. */
-#define PENK_API_VERSION 2
+#define PENK_API_VERSION 3
 
 /* Status codes; the same numbers as the protocol's error codes. */
 typedef enum penk_status {
@@ -116,6 +116,16 @@ int penk_hint(penk_context* ctx, const char* sheet, const char* roll, int reroll
 int penk_hint_json(penk_context* ctx, const char* sheet, const char* roll, int rerolls,
                    const char* rules, const char* table, char* buf, size_t size,
                    size_t* needed);
+
+/* The same two for an objective (`objective`: "mean" or NULL, the above, or
+ * "target=X", X in 0..190): with a target the values are probabilities that
+ * the final solitaire score reaches X, playing for it (`penk value/hint
+ * --objective`; one table per objective, built on first use like the others). */
+int penk_value_objective(penk_context* ctx, const char* sheet, const char* rules,
+                         const char* table, const char* objective, double* value);
+int penk_hint_objective(penk_context* ctx, const char* sheet, const char* roll, int rerolls,
+                        const char* rules, const char* table, const char* objective,
+                        penk_ranked_action* actions, size_t capacity, size_t* count);
 
 /* Multiplayer hint, as `penk hint --json --opponent ...`: `opponents` are
  * the other players' sheets in turn order after the mover, separated by

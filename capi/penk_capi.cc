@@ -183,20 +183,33 @@ int penk_context_set_table_cache_mb(penk_context* ctx, size_t megabytes) {
   });
 }
 
-int penk_value(penk_context* ctx, const char* sheet, const char* rules, const char* table,
-               double* value) {
+int penk_value_objective(penk_context* ctx, const char* sheet, const char* rules,
+                         const char* table, const char* objective, double* value) {
   return Guard([&] {
     RequireLive(ctx, "ctx");
     Require(value, "value");
     penk::Sheet s = penk::protocol::SheetOrThrow(Opt(sheet, "...../...../...../...../....."));
     penk::Rules r = penk::protocol::RulesOrThrow(Opt(rules));
-    *value = ctx->session->Value(s, r, Opt(table));
+    penk::Objective o = penk::protocol::ObjectiveOrThrow(Opt(objective, "mean"));
+    *value = ctx->session->Value(s, r, Opt(table), o);
   });
+}
+
+int penk_value(penk_context* ctx, const char* sheet, const char* rules, const char* table,
+               double* value) {
+  return penk_value_objective(ctx, sheet, rules, table, nullptr, value);
 }
 
 int penk_hint(penk_context* ctx, const char* sheet, const char* roll, int rerolls,
               const char* rules, const char* table, penk_ranked_action* actions,
               size_t capacity, size_t* count) {
+  return penk_hint_objective(ctx, sheet, roll, rerolls, rules, table, nullptr, actions, capacity,
+                             count);
+}
+
+int penk_hint_objective(penk_context* ctx, const char* sheet, const char* roll, int rerolls,
+                        const char* rules, const char* table, const char* objective,
+                        penk_ranked_action* actions, size_t capacity, size_t* count) {
   return Guard([&] {
     RequireLive(ctx, "ctx");
     Require(roll, "roll");
@@ -205,7 +218,9 @@ int penk_hint(penk_context* ctx, const char* sheet, const char* roll, int reroll
     penk::Sheet s = penk::protocol::SheetOrThrow(Opt(sheet, "...../...../...../...../....."));
     penk::Dice d = penk::protocol::RollOrThrow(roll);
     penk::Rules r = penk::protocol::RulesOrThrow(Opt(rules));
-    std::vector<penk::RankedAction> ranked = ctx->session->Hint(s, d, rerolls, r, Opt(table));
+    penk::Objective o = penk::protocol::ObjectiveOrThrow(Opt(objective, "mean"));
+    std::vector<penk::RankedAction> ranked = ctx->session->Hint(
+        s, d, rerolls, r, Opt(table), penk::FinishedSheet::kRefuse, o);
     *count = ranked.size();
     for (size_t i = 0; i < ranked.size() && i < capacity; ++i) {
       std::string text = penk::FormatAction(ranked[i].action);

@@ -87,6 +87,12 @@ Rules RulesOrThrow(absl::string_view text) {
   return *r;
 }
 
+Objective ObjectiveOrThrow(absl::string_view text) {
+  absl::StatusOr<Objective> o = ParseObjective(text);
+  if (!o.ok()) Fail(ErrorCode::kBadField, std::string(o.status().message()));
+  return *o;
+}
+
 std::vector<std::string> SeatsOrThrow(const std::vector<std::string>& names,
                                       const std::vector<std::string>& levels) {
   if (names.empty() || names.size() > static_cast<size_t>(kMaxPlayers))
@@ -123,7 +129,8 @@ std::vector<std::string> Session::Levels() const {
 }
 
 std::shared_ptr<const SolitaireTable> Session::Table(const Rules& rules, const Sheet& sheet,
-                                                     const std::string& path_arg) {
+                                                     const std::string& path_arg,
+                                                     Objective objective) {
   absl::StatusOr<SolitairePosition> position = PositionOfSheet(sheet);
   if (!position.ok()) Fail(ErrorCode::kBadPosition, std::string(position.status().message()));
   std::string path = path_arg;
@@ -135,21 +142,21 @@ std::shared_ptr<const SolitaireTable> Session::Table(const Rules& rules, const S
   // A named file is only read; the default file of the folder is built when
   // missing and building is on (FileTableLoader).
   absl::StatusOr<std::shared_ptr<const SolitaireTable>> table =
-      tables_->Get(TableKey{rules, position->blocked_rows, path});
+      tables_->Get(TableKey{rules, position->blocked_rows, path, objective});
   if (!table.ok()) Fail(ErrorCode::kTable, std::string(table.status().message()));
   return *std::move(table);
 }
 
 std::vector<RankedAction> Session::Hint(const Sheet& sheet, const Dice& roll, int rerolls,
                                         const Rules& rules, const std::string& table_path,
-                                        FinishedSheet finished) {
+                                        FinishedSheet finished, Objective objective) {
   if (rerolls < 0 || rerolls > 2)
     Fail(ErrorCode::kBadField, absl::StrCat("rerolls must be 0, 1 or 2 (R2.2); got ", rerolls));
   if (sheet.ClosedColumns() >= 2 && finished == FinishedSheet::kRefuse)
     Fail(ErrorCode::kBadPosition,
          absl::StrCat("sheet ", FormatSheet(sheet), " has two closed columns: the game is over (R5.2)"));
   if (sheet.free() == 0) Fail(ErrorCode::kBadPosition, "the sheet has no free cell (R3.6)");
-  std::shared_ptr<const SolitaireTable> table = Table(rules, sheet, table_path);
+  std::shared_ptr<const SolitaireTable> table = Table(rules, sheet, table_path, objective);
   absl::StatusOr<std::vector<RankedAction>> ranked =
       RankActions(*table, sheet, roll, rerolls, finished);
   if (!ranked.ok()) {
@@ -161,8 +168,9 @@ std::vector<RankedAction> Session::Hint(const Sheet& sheet, const Dice& roll, in
   return *std::move(ranked);
 }
 
-double Session::Value(const Sheet& sheet, const Rules& rules, const std::string& table_path) {
-  std::shared_ptr<const SolitaireTable> table = Table(rules, sheet, table_path);
+double Session::Value(const Sheet& sheet, const Rules& rules, const std::string& table_path,
+                      Objective objective) {
+  std::shared_ptr<const SolitaireTable> table = Table(rules, sheet, table_path, objective);
   absl::StatusOr<double> v = table->Value(sheet);
   if (!v.ok()) {
     ErrorCode code = v.status().code() == absl::StatusCode::kFailedPrecondition
@@ -765,7 +773,8 @@ json CmdHint(Session& s, const Request& r) {
   const std::string table = r.String("table", "");
   if (r.Has("game")) {
     // Everything else comes from the game: giving it too would be two answers.
-    for (const char* f : {"sheet", "roll", "rerolls", "rules", "opponents", "last_round", "seat", "turns"})
+    for (const char* f :
+         {"sheet", "roll", "rerolls", "rules", "opponents", "last_round", "seat", "turns", "objective"})
       if (r.Has(f))
         Fail(ErrorCode::kBadField, absl::StrCat("field \"", f, "\" cannot be given with \"game\": "
                                                 "the hint is for the game's position"));
@@ -790,10 +799,14 @@ json CmdHint(Session& s, const Request& r) {
   const bool last_round = r.Bool("last_round", false);
   const int seat = static_cast<int>(r.Int("seat", 1, static_cast<int64_t>(opponents.size()) + 1, 1));
   const int turns = static_cast<int>(r.Int("turns", 0, 1000, -1));  // -1: estimated
+  const Objective objective = ObjectiveOrThrow(r.String("objective", "mean"));
+  if (objective.is_target() && !opponents.empty())
+    Fail(ErrorCode::kBadField, "field \"objective\" target=X is a solitaire objective; with "
+                               "\"opponents\" hints rank by the chance of winning");
   if (!opponents.empty()) CheckSheetsOrThrow(sheet, opponents, rules, last_round);
   std::vector<RankedAction> ranked =
       s.Hint(sheet, roll, rerolls, rules, table,
-             opponents.empty() ? FinishedSheet::kRefuse : FinishedSheet::kLastTurns);
+             opponents.empty() ? FinishedSheet::kRefuse : FinishedSheet::kLastTurns, objective);
   std::vector<double> win;
   if (!opponents.empty())
     win = s.RankForWinOrFail(sheet, roll, rerolls, rules, opponents, last_round, seat, turns, ranked);
@@ -804,6 +817,7 @@ json CmdHint(Session& s, const Request& r) {
     out["opponents"] = opp;
     out["last_round"] = last_round;
   }
+  if (objective.is_target()) out["objective"] = FormatObjective(objective);
   out["actions"] = ActionsJson(ranked, win, top);
   return out;
 }
@@ -811,7 +825,10 @@ json CmdHint(Session& s, const Request& r) {
 json CmdValue(Session& s, const Request& r) {
   Sheet sheet = SheetOrThrow(r.String("sheet", kEmptySheet));
   Rules rules = RulesOrThrow(r.String("rules", ""));
-  return {{"value", RoundValue(s.Value(sheet, rules, r.String("table", "")))}};
+  const Objective objective = ObjectiveOrThrow(r.String("objective", "mean"));
+  json out = {{"value", RoundValue(s.Value(sheet, rules, r.String("table", ""), objective))}};
+  if (objective.is_target()) out["objective"] = FormatObjective(objective);
+  return out;
 }
 
 json CmdQuit(Session& s, const Request&) {
@@ -839,8 +856,8 @@ const std::vector<Command>& Commands() {
       {"close_game", CmdCloseGame, {"game"}},
       {"hint", CmdHint,
        {"game", "sheet", "roll", "rerolls", "top", "rules", "opponents", "last_round", "seat",
-        "turns", "table"}},
-      {"value", CmdValue, {"sheet", "rules", "table"}},
+        "turns", "table", "objective"}},
+      {"value", CmdValue, {"sheet", "rules", "table", "objective"}},
       {"quit", CmdQuit, {}},
   };
   return commands;

@@ -110,15 +110,18 @@ class Session {
   // --- The core; every function throws EngineError. ---
   // The table for `sheet` (its blocked rows, R4.2) under `rules`, from
   // `path` (only read) or else the default file of the table folder; through
-  // the session's table cache.
+  // the session's table cache. `objective`: what its values are (the
+  // expected score, or a target's probability, solver/objective.h).
   std::shared_ptr<const SolitaireTable> Table(const Rules& rules, const Sheet& sheet,
-                                              const std::string& path);
+                                              const std::string& path, Objective objective = {});
   // `finished`: kLastTurns when opponents are given, so that a sheet with two
   // closed columns can still be ranked for its last-round turn (R5.2).
   std::vector<RankedAction> Hint(const Sheet& sheet, const Dice& roll, int rerolls,
                                  const Rules& rules, const std::string& table_path,
-                                 FinishedSheet finished = FinishedSheet::kRefuse);
-  double Value(const Sheet& sheet, const Rules& rules, const std::string& table_path);
+                                 FinishedSheet finished = FinishedSheet::kRefuse,
+                                 Objective objective = {});
+  double Value(const Sheet& sheet, const Rules& rules, const std::string& table_path,
+               Objective objective = {});
   // Multiplayer hint (ai/win_ranking.h, as `penk hint --opponent`):
   // re-ranks `ranked` (from Hint) by expert's estimated probability of
   // winning and returns those estimates in the new order. `opponents` are the other sheets in turn order
@@ -178,6 +181,7 @@ class Session {
 Sheet SheetOrThrow(absl::string_view text);
 Dice RollOrThrow(absl::string_view text);
 Rules RulesOrThrow(absl::string_view text);
+Objective ObjectiveOrThrow(absl::string_view text);
 // The mover's sheet and the opponents' as one game's sheets
 // (engine/position_check.h), and last_round only with two closed columns
 // somewhere (R5.2); throws kBadPosition naming the sheet and line.

@@ -60,14 +60,16 @@ PENK_HOT int ScoreOfCodes(const ColumnCodes& codes, const Rules& rules) {
 
 double SolitaireTable::ValueOfCodes(ColumnCodes c) const {
   SortCodes(c);
-  if (CodeClosed(c[3])) return ScoreOfCodes(c, rules_);  // two closed columns: over (R5.2)
+  // Two closed columns: over (R5.2).
+  if (CodeClosed(c[3])) return objective_.Leaf(ScoreOfCodes(c, rules_));
   return values_[StateIndex(c)];
 }
 
 absl::StatusOr<double> SolitaireTable::Value(const Sheet& sheet) const {
   absl::StatusOr<SolitairePosition> position = PositionOfSheet(sheet);
   if (!position.ok()) return position.status();
-  if (sheet.ClosedColumns() >= 2) return ScoreOfCodes(position->codes, rules_);  // R5.2
+  if (sheet.ClosedColumns() >= 2)  // R5.2
+    return objective_.Leaf(ScoreOfCodes(position->codes, rules_));
   // A row can count as blocked when it has no free cell anyway.
   uint32_t free_rows = 0;
   for (int k = 1; k <= kRows; ++k)
@@ -91,7 +93,8 @@ absl::StatusOr<double> SolitaireTable::Value(const Sheet& sheet) const {
 }
 
 SolitaireTable BuildSolitaireTable(const Rules& rules, int max_free,
-                                   const BuildProgress& progress, uint32_t blocked_rows) {
+                                   const BuildProgress& progress, uint32_t blocked_rows,
+                                   Objective objective) {
   std::vector<double> values(kNumSolitaireStates, std::nan(""));
   // Layers by free cells: every successor has fewer, so is solved before.
   std::vector<std::vector<int32_t>> layers(kRows * kColumns + 1);
@@ -105,7 +108,7 @@ SolitaireTable BuildSolitaireTable(const Rules& rules, int max_free,
       ++total;
     }
   }
-  SolitaireTable table(rules, max_free, std::move(values), blocked_rows);
+  SolitaireTable table(rules, max_free, std::move(values), blocked_rows, objective);
   std::vector<double>& v = const_cast<std::vector<double>&>(table.values());
   std::atomic<int64_t> done{0};
 

@@ -17,6 +17,7 @@
 #include "absl/status/statusor.h"
 #include "engine/rules.h"
 #include "engine/sheet.h"
+#include "solver/objective.h"
 #include "solver/solitaire_state.h"
 
 namespace penk {
@@ -28,18 +29,22 @@ class SolitaireTable {
   // `max_free` free cells were not solved (NaN), nor codes that cannot occur
   // with these blocked rows.
   SolitaireTable(const Rules& rules, int max_free, std::vector<double> values,
-                 uint32_t blocked_rows = 0)
+                 uint32_t blocked_rows = 0, Objective objective = {})
       : rules_(rules), max_free_(max_free), blocked_rows_(blocked_rows),
-        values_(std::move(values)) {}
+        objective_(objective), values_(std::move(values)) {}
 
   const Rules& rules() const { return rules_; }
   int max_free() const { return max_free_; }
   // Rows crossed by opponents' PENKs (bit k-1 = row k); 0 for solitaire.
   uint32_t blocked_rows() const { return blocked_rows_; }
+  // What the values are: expected final scores (the default) or, for a target
+  // objective, probabilities of reaching the target.
+  const Objective& objective() const { return objective_; }
   const std::vector<double>& values() const { return values_; }
 
-  // Optimal expected final score from the start of a turn on a solitaire
-  // sheet (with this table's blocked rows); a finished sheet's value is its score.
+  // Optimal value from the start of a turn on a solitaire sheet (with this
+  // table's blocked rows): the expected final score, or P(score >= target);
+  // a finished sheet's value is objective().Leaf(its score).
   absl::StatusOr<double> Value(const Sheet& sheet) const;
   // The same for sorted column codes (live or finished); the hot path.
   double ValueOfCodes(ColumnCodes sorted) const;
@@ -48,6 +53,7 @@ class SolitaireTable {
   Rules rules_;
   int max_free_ = 0;
   uint32_t blocked_rows_ = 0;
+  Objective objective_;
   std::vector<double> values_;
 };
 
@@ -55,10 +61,11 @@ class SolitaireTable {
 using BuildProgress = std::function<void(int64_t done, int64_t total)>;
 
 // Solves every live position with at most `max_free` free cells (25: all),
-// in the game where `blocked_rows` are crossed (0: solitaire).
+// in the game where `blocked_rows` are crossed (0: solitaire), for the
+// objective (the leaf value of a finished position; the induction is the same).
 SolitaireTable BuildSolitaireTable(const Rules& rules, int max_free = 25,
                                    const BuildProgress& progress = nullptr,
-                                   uint32_t blocked_rows = 0);
+                                   uint32_t blocked_rows = 0, Objective objective = {});
 
 // Score of the sheet of unsorted codes (R6); fast path for finished positions.
 int ScoreOfCodes(const ColumnCodes& codes, const Rules& rules);

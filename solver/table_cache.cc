@@ -11,7 +11,8 @@ namespace penk {
 
 TableLoader InMemoryTableLoader() {
   return [](const TableKey& key) -> absl::StatusOr<SolitaireTable> {
-    return BuildSolitaireTable(key.rules, kRows * kColumns, nullptr, key.blocked_rows);
+    return BuildSolitaireTable(key.rules, kRows * kColumns, nullptr, key.blocked_rows,
+                               key.objective);
   };
 }
 

@@ -30,19 +30,23 @@
 #include "absl/status/statusor.h"
 #include "engine/rules.h"
 #include "engine/sheet.h"
+#include "solver/objective.h"
 #include "solver/solitaire_dp.h"
 
 namespace penk {
 
 // Which table: the rule variant, the rows blocked by opponents (bit k-1 =
-// row k), and the file it must come from (empty: the loader's default).
+// row k), the file it must come from (empty: the loader's default), and what
+// it optimises (the AI players use the default, the expected score).
 struct TableKey {
   Rules rules;
   uint32_t blocked_rows = 0;
   std::string file;
+  Objective objective;
   bool operator<(const TableKey& o) const {
-    return std::tie(rules.line_min, rules.penk_rows, blocked_rows, file) <
-           std::tie(o.rules.line_min, o.rules.penk_rows, o.blocked_rows, o.file);
+    return std::tie(rules.line_min, rules.penk_rows, blocked_rows, file, objective.target) <
+           std::tie(o.rules.line_min, o.rules.penk_rows, o.blocked_rows, o.file,
+                    o.objective.target);
   }
 };
 

@@ -40,9 +40,8 @@ void EncodeHeader(const TableHeader& h, char* out) {
     std::memcpy(out + at, &field, sizeof field);
     at += sizeof field;
   };
-  const uint32_t reserved = 0;
   put(h.magic), put(h.format_version), put(h.line_min), put(h.penk_rows), put(h.max_free);
-  put(h.blocked_rows), put(reserved), put(h.state_count), put(h.checksum);
+  put(h.blocked_rows), put(h.objective), put(h.state_count), put(h.checksum);
 }
 
 TableHeader DecodeHeader(const char* in) {
@@ -52,9 +51,8 @@ TableHeader DecodeHeader(const char* in) {
     std::memcpy(&field, in + at, sizeof field);
     at += sizeof field;
   };
-  uint32_t reserved;
   get(h.magic), get(h.format_version), get(h.line_min), get(h.penk_rows), get(h.max_free);
-  get(h.blocked_rows), get(reserved), get(h.state_count), get(h.checksum);
+  get(h.blocked_rows), get(h.objective), get(h.state_count), get(h.checksum);
   return h;
 }
 
@@ -169,6 +167,7 @@ absl::Status WriteTable(const SolitaireTable& table, const std::string& path) {
   h.state_count = table.values().size();
   h.max_free = table.max_free();
   h.blocked_rows = table.blocked_rows();
+  h.objective = static_cast<uint32_t>(table.objective().target + 1);
   h.checksum = TableChecksum(h, table.values());
   return WriteTableFile(h, table.values(), path);
 }
@@ -240,7 +239,7 @@ bool IsOtherTableFormat(const absl::Status& status) {
 }
 
 absl::StatusOr<SolitaireTable> ReadTable(const std::string& path, const Rules& rules,
-                                         uint32_t blocked_rows) {
+                                         uint32_t blocked_rows, Objective objective) {
   // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
   const int raw = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (raw < 0) {
@@ -256,7 +255,10 @@ absl::StatusOr<SolitaireTable> ReadTable(const std::string& path, const Rules& r
       absl::StrCat("; rebuild it with: penk tables build --out ", path, " --rules ",
                    FormatRules(rules),
                    blocked_rows ? absl::StrCat(" --blocked-rows ", BlockedRowsDigits(blocked_rows))
-                                : "");
+                                : "",
+                   objective.is_target()
+                       ? absl::StrCat(" --objective ", FormatObjective(objective))
+                       : "");
   auto refused = [&](absl::string_view why) {
     return absl::InvalidArgumentError(absl::StrCat("table file ", path, " refused: ", why));
   };
@@ -304,6 +306,13 @@ absl::StatusOr<SolitaireTable> ReadTable(const std::string& path, const Rules& r
     return refused(absl::StrCat("it is for blocked rows ",
                                 h.blocked_rows ? BlockedRowsDigits(h.blocked_rows) : "none",
                                 ", not ", blocked_rows ? BlockedRowsDigits(blocked_rows) : "none"));
+  if (h.objective > static_cast<uint32_t>(kMaxTarget) + 1)
+    return damaged("its header names no objective");
+  const Objective file_objective{static_cast<int>(h.objective) - 1};
+  if (file_objective != objective)
+    return refused(absl::StrCat("it is for objective ", FormatObjective(file_objective), ", not ",
+                                FormatObjective(objective), " (pass --objective ",
+                                FormatObjective(file_objective), " to use it)"));
   if (h.max_free < 0 || h.max_free > kRows * kColumns)
     return damaged(absl::StrCat("solved depth ", h.max_free, " is not 0..25"));
   // The exact size before the values are allocated: a short or long file is
@@ -325,7 +334,7 @@ absl::StatusOr<SolitaireTable> ReadTable(const std::string& path, const Rules& r
   if (ReadAll(fd.fd, &extra, 1) != 0) return damaged("trailing bytes after the values");
   if (TableChecksum(h, values) != h.checksum)
     return damaged("checksum mismatch: the header or the values are corrupted");
-  return SolitaireTable(rules, h.max_free, std::move(values), blocked_rows);
+  return SolitaireTable(rules, h.max_free, std::move(values), blocked_rows, objective);
 }
 
 }  // namespace penk

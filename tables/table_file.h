@@ -1,7 +1,7 @@
 // The solitaire value table on disk.
 //
 // A fixed 48-byte header (magic, format version, rule variant, solved depth,
-// blocked rows, state count, checksum; native little-endian fields), then the
+// blocked rows, objective, state count, checksum; native little-endian fields), then the
 // values as one flat array of doubles in state-index order, so loading is one
 // read. Loading reads and checks the header first -- magic, version, rules,
 // blocked rows, count, and the file's exact size -- before it allocates
@@ -29,7 +29,8 @@
 namespace penk {
 
 // 4: own header (was a Boost archive), checksum over header and values.
-inline constexpr uint32_t kTableFormatVersion = 4;
+// 5: the objective in the header (was a reserved zero field).
+inline constexpr uint32_t kTableFormatVersion = 5;
 inline constexpr uint64_t kTableMagic = 0x31454c4241544b50;  // "PKTABLE1"
 inline constexpr size_t kTableHeaderBytes = 48;
 
@@ -42,6 +43,7 @@ struct TableHeader {
   uint64_t state_count = 0;
   int32_t max_free = 0;   // positions with more free cells are not solved
   uint32_t blocked_rows = 0;  // rows crossed by opponents (0: solitaire)
+  uint32_t objective = 0;  // 0: expected score; X + 1: P(score >= X) (solver/objective.h)
   uint64_t checksum = 0;  // TableChecksum
 };
 
@@ -49,7 +51,8 @@ struct TableHeader {
 // bit anywhere changes it, and it runs at memory speed.
 uint64_t ValuesChecksum(const std::vector<double>& values);
 // ValuesChecksum mixed with every header field but the checksum itself, so
-// that an edited header (rules, blocked rows, solved depth) is refused too.
+// that an edited header (rules, blocked rows, objective, solved depth) is
+// refused too.
 uint64_t TableChecksum(const TableHeader& header, const std::vector<double>& values);
 
 // The name a new table is linked under before the rename into `path`: per
@@ -68,14 +71,14 @@ absl::Status WriteTable(const SolitaireTable& table, const std::string& path);
 // tried for real and left as it was: commands check it before a build of
 // seconds, so that a read-only folder is said at once, with the reason.
 absl::Status CheckTableWritable(const std::string& path);
-// Reads a table and checks that it is for `rules` and `blocked_rows`. Errors:
+// Reads a table and checks that it is for `rules`, `blocked_rows` and `objective`. Errors:
 // NotFound (no such file), PermissionDenied, FailedPrecondition (not a
 // regular file, or cannot be opened: the reason), InvalidArgument (not a PENK
 // table, or a table of other rules or blocked rows: the message says which),
 // DataLoss (one of ours, damaged or of another format version: the message
 // says how to rebuild it).
 absl::StatusOr<SolitaireTable> ReadTable(const std::string& path, const Rules& rules,
-                                         uint32_t blocked_rows = 0);
+                                         uint32_t blocked_rows = 0, Objective objective = {});
 
 // Whether ReadTable refused a table of ours only because it has another
 // format version (an older penk wrote it): the default table folder rebuilds

@@ -21,20 +21,23 @@ std::string DefaultTableDir() {
   return (exe.parent_path() / "tables").string();
 }
 
-std::string TablePathIn(const std::string& dir, const Rules& rules, uint32_t blocked_rows) {
+std::string TablePathIn(const std::string& dir, const Rules& rules, uint32_t blocked_rows,
+                        Objective objective) {
   const std::string blocked = BlockedRowsDigits(blocked_rows);
   return (std::filesystem::path(dir) /
           absl::StrCat("solitaire_", absl::StrReplaceAll(FormatRules(rules), {{",", "_"}}),
-                       blocked.empty() ? "" : "_blocked=", blocked, ".penktable"))
+                       blocked.empty() ? "" : "_blocked=", blocked,
+                       objective.is_target() ? "_" : "",
+                       objective.is_target() ? FormatObjective(objective) : "", ".penktable"))
       .string();
 }
 
-std::string DefaultTablePath(const Rules& rules, uint32_t blocked_rows) {
-  return TablePathIn(DefaultTableDir(), rules, blocked_rows);
+std::string DefaultTablePath(const Rules& rules, uint32_t blocked_rows, Objective objective) {
+  return TablePathIn(DefaultTableDir(), rules, blocked_rows, objective);
 }
 
 SolitaireTable BuildTableWithProgress(const Rules& rules, int max_free, bool show_progress,
-                                      uint32_t blocked_rows) {
+                                      uint32_t blocked_rows, Objective objective) {
   const auto start = std::chrono::steady_clock::now();
   BuildProgress bar;
   if (show_progress) {
@@ -55,14 +58,15 @@ SolitaireTable BuildTableWithProgress(const Rules& rules, int max_free, bool sho
       if (done == total || !tty) std::fprintf(stderr, "\n");
     };
   }
-  return BuildSolitaireTable(rules, max_free, bar, blocked_rows);
+  return BuildSolitaireTable(rules, max_free, bar, blocked_rows, objective);
 }
 
 absl::StatusOr<SolitaireTable> LoadOrBuildDefaultTable(const Rules& rules, const std::string& dir_arg,
-                                                       uint32_t blocked_rows, bool allow_build) {
+                                                       uint32_t blocked_rows, bool allow_build,
+                                                       Objective objective) {
   const std::string dir = dir_arg.empty() ? DefaultTableDir() : dir_arg;
-  const std::string path = TablePathIn(dir, rules, blocked_rows);
-  absl::StatusOr<SolitaireTable> read = ReadTable(path, rules, blocked_rows);
+  const std::string path = TablePathIn(dir, rules, blocked_rows, objective);
+  absl::StatusOr<SolitaireTable> read = ReadTable(path, rules, blocked_rows, objective);
   // Only a missing file, or a build output of an older penk, is (re)built.
   const bool missing = read.status().code() == absl::StatusCode::kNotFound;
   if (read.ok() || !(missing || IsOtherTableFormat(read.status()))) return read;
@@ -70,10 +74,12 @@ absl::StatusOr<SolitaireTable> LoadOrBuildDefaultTable(const Rules& rules, const
     return absl::NotFoundError(absl::StrCat(
         missing ? "no table at " : "an older penk's table at ", path,
         " and building tables is off; make it with: penk tables build --all --rules ",
-        FormatRules(rules), " --table-dir ", dir));
+        FormatRules(rules),
+        objective.is_target() ? absl::StrCat(" --objective ", FormatObjective(objective)) : "",
+        " --table-dir ", dir));
   std::fprintf(stderr, "penk: no table at %s; building it (once, a few seconds)\n", path.c_str());
   SolitaireTable table =
-      BuildTableWithProgress(rules, kRows * kColumns, isatty(2), blocked_rows);
+      BuildTableWithProgress(rules, kRows * kColumns, isatty(2), blocked_rows, objective);
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   absl::Status saved = ec ? absl::UnavailableError(absl::StrCat("cannot create the table folder ",
@@ -86,20 +92,22 @@ absl::StatusOr<SolitaireTable> LoadOrBuildDefaultTable(const Rules& rules, const
 }
 
 absl::StatusOr<SolitaireTable> LoadOrBuildTable(const Rules& rules, const std::string& path,
-                                                 uint32_t blocked_rows) {
-  if (path.empty()) return LoadOrBuildDefaultTable(rules, "", blocked_rows, true);
-  absl::StatusOr<SolitaireTable> table = ReadTable(path, rules, blocked_rows);
+                                                 uint32_t blocked_rows, Objective objective) {
+  if (path.empty()) return LoadOrBuildDefaultTable(rules, "", blocked_rows, true, objective);
+  absl::StatusOr<SolitaireTable> table = ReadTable(path, rules, blocked_rows, objective);
   if (table.status().code() == absl::StatusCode::kNotFound)  // a named file is never made here
-    return absl::NotFoundError(absl::StrCat(table.status().message(),
-                                            " (make one with: penk tables build --out ", path,
-                                            " --rules ", FormatRules(rules), ")"));
+    return absl::NotFoundError(absl::StrCat(
+        table.status().message(), " (make one with: penk tables build --out ", path, " --rules ",
+        FormatRules(rules),
+        objective.is_target() ? absl::StrCat(" --objective ", FormatObjective(objective)) : "",
+        ")"));
   return table;
 }
 
 TableLoader FileTableLoader(const std::string& dir, bool allow_build) {
   return [dir, allow_build](const TableKey& key) -> absl::StatusOr<SolitaireTable> {
-    if (!key.file.empty()) return ReadTable(key.file, key.rules, key.blocked_rows);
-    return LoadOrBuildDefaultTable(key.rules, dir, key.blocked_rows, allow_build);
+    if (!key.file.empty()) return ReadTable(key.file, key.rules, key.blocked_rows, key.objective);
+    return LoadOrBuildDefaultTable(key.rules, dir, key.blocked_rows, allow_build, key.objective);
   };
 }
 

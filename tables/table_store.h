@@ -21,15 +21,18 @@ namespace penk {
 
 std::string DefaultTableDir();
 // e.g. <dir>/solitaire_line-min=3_penk-lines=all.penktable; with blocked rows
-// a suffix names them: ..._blocked=13.penktable for rows 1 and 3.
-std::string TablePathIn(const std::string& dir, const Rules& rules, uint32_t blocked_rows = 0);
+// a suffix names them: ..._blocked=13.penktable for rows 1 and 3; a target
+// objective too: ..._target=150.penktable.
+std::string TablePathIn(const std::string& dir, const Rules& rules, uint32_t blocked_rows = 0,
+                        Objective objective = {});
 // TablePathIn(DefaultTableDir(), ...).
-std::string DefaultTablePath(const Rules& rules, uint32_t blocked_rows = 0);
+std::string DefaultTablePath(const Rules& rules, uint32_t blocked_rows = 0,
+                             Objective objective = {});
 
 // Builds the table (positions with at most `max_free` free cells; 25: all),
 // drawing a progress bar with an ETA on stderr.
 SolitaireTable BuildTableWithProgress(const Rules& rules, int max_free, bool show_progress,
-                                      uint32_t blocked_rows = 0);
+                                      uint32_t blocked_rows = 0, Objective objective = {});
 
 // The table of the table folder `dir` (empty: DefaultTableDir()). A missing
 // file (or one an older penk wrote) is built and saved there when
@@ -37,12 +40,14 @@ SolitaireTable BuildTableWithProgress(const Rules& rules, int max_free, bool sho
 // the file and how to make it. A file that exists but is refused is an error:
 // it is never overwritten silently.
 absl::StatusOr<SolitaireTable> LoadOrBuildDefaultTable(const Rules& rules, const std::string& dir,
-                                                       uint32_t blocked_rows, bool allow_build);
+                                                       uint32_t blocked_rows, bool allow_build,
+                                                       Objective objective = {});
 
 // `path` empty: LoadOrBuildDefaultTable in the default folder, building if
 // missing. Otherwise the file at `path`, only read (ReadTable).
 absl::StatusOr<SolitaireTable> LoadOrBuildTable(const Rules& rules, const std::string& path,
-                                                 uint32_t blocked_rows = 0);
+                                                 uint32_t blocked_rows = 0,
+                                                 Objective objective = {});
 
 // A TableCache loader over files: a key naming a file reads that file only;
 // the others come from the table folder `dir` (empty: DefaultTableDir()),

@@ -12,6 +12,13 @@ void AddRulesOption(CLI::App* app, std::string* text) {
       ->default_str("line-min=3,penk-lines=all");
 }
 
+void AddObjectiveOption(CLI::App* app, std::string* text) {
+  app->add_option("--objective", *text,
+                  "what the solver optimises: mean (the expected final score) or target=X "
+                  "(the probability that the final score is at least X, 0..190)")
+      ->default_str("mean");
+}
+
 void AddTableCacheOption(CLI::App* app, size_t* mb) {
   app->add_option("--table-cache-mb", *mb,
                   "memory for exact tables (14.5 MB each), least recently used dropped first")

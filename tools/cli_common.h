@@ -34,6 +34,9 @@ inline void OrFail(const absl::Status& status) {
 // Adds `--rules` to a subcommand, bound to `text`.
 void AddRulesOption(CLI::App* app, std::string* text);
 
+// Adds `--objective mean|target=X` (solver/objective.h), bound to `text`.
+void AddObjectiveOption(CLI::App* app, std::string* text);
+
 // Adds `--table-cache-mb` (1..TableCache::kMaxCapMegabytes), bound to `mb`.
 void AddTableCacheOption(CLI::App* app, size_t* mb);
 // The command's table cache for the AI players and the advisor: table files

@@ -6,10 +6,10 @@
 #include <memory>
 
 #include "absl/strings/str_format.h"
+#include "ai/win_ranking.h"
 #include "engine/position_check.h"
 #include "engine/quoted_input.h"
 #include "solver/advisor.h"
-#include "ai/win_ranking.h"
 #include "solver/solitaire_state.h"
 #include "tables/table_file.h"
 #include "tables/table_store.h"
@@ -21,7 +21,7 @@ namespace {
 constexpr char kEmptySheet[] = "...../...../...../...../.....";
 
 struct TableArgs {
-  std::string out, rules, blocked, table_dir;
+  std::string out, rules, blocked, table_dir, objective;
   int max_free = kRows * kColumns;
   bool all = false;
 };
@@ -40,15 +40,16 @@ uint32_t ParseBlockedRows(const std::string& text) {
 }
 
 // The table for the sheet's blocked rows (crossed by opponents' PENKs, R4.2).
-SolitaireTable TableForSheet(const Sheet& sheet, const Rules& rules, const std::string& path) {
+SolitaireTable TableForSheet(const Sheet& sheet, const Rules& rules, const std::string& path,
+                             Objective objective = {}) {
   SolitairePosition position = OrFail(PositionOfSheet(sheet));
-  return OrFail(LoadOrBuildTable(rules, path, position.blocked_rows));
+  return OrFail(LoadOrBuildTable(rules, path, position.blocked_rows, objective));
 }
 
 // `tables build --all`: every blocked-row table of the rule set into the table
 // folder, for deployments that must never build at request time
 // (`penk engine --no-build`). Valid tables already there are kept.
-void RunTablesBuildAll(const TableArgs& a, const Rules& rules) {
+void RunTablesBuildAll(const TableArgs& a, const Rules& rules, Objective objective) {
   if (!a.out.empty() || !a.blocked.empty())
     throw UsageError{"--all builds every set of blocked rows into the table folder: "
                      "give --table-dir instead of --out and --blocked-rows"};
@@ -56,13 +57,13 @@ void RunTablesBuildAll(const TableArgs& a, const Rules& rules) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw UsageError{absl::StrCat("cannot create the table folder ", dir, ": ", ec.message())};
-  OrFail(CheckTableWritable(TablePathIn(dir, rules, 0)));
+  OrFail(CheckTableWritable(TablePathIn(dir, rules, 0, objective)));
   const std::vector<uint32_t> sets = BlockedRowSets(rules);
   int built = 0, kept = 0;
   for (size_t i = 0; i < sets.size(); ++i) {
-    const std::string path = TablePathIn(dir, rules, sets[i]);
+    const std::string path = TablePathIn(dir, rules, sets[i], objective);
     const std::string rows = sets[i] ? BlockedRowsDigits(sets[i]) : "none";
-    absl::StatusOr<SolitaireTable> present = ReadTable(path, rules, sets[i]);
+    absl::StatusOr<SolitaireTable> present = ReadTable(path, rules, sets[i], objective);
     if (present.ok() && present->max_free() >= a.max_free) {
       std::fprintf(stderr, "[%zu/%zu] blocked rows %s: %s is valid, kept\n", i + 1, sets.size(),
                    rows.c_str(), path.c_str());
@@ -71,7 +72,7 @@ void RunTablesBuildAll(const TableArgs& a, const Rules& rules) {
     }
     std::fprintf(stderr, "[%zu/%zu] blocked rows %s: building %s\n", i + 1, sets.size(),
                  rows.c_str(), path.c_str());
-    OrFail(WriteTable(BuildTableWithProgress(rules, a.max_free, true, sets[i]), path));
+    OrFail(WriteTable(BuildTableWithProgress(rules, a.max_free, true, sets[i], objective), path));
     ++built;
   }
   std::printf("rules: %s\ntables: %d built, %d kept, in %s\n", FormatRules(rules).c_str(), built,
@@ -80,19 +81,21 @@ void RunTablesBuildAll(const TableArgs& a, const Rules& rules) {
 
 void RunTablesBuild(const TableArgs& a) {
   Rules rules = OrFail(ParseRules(a.rules));
-  if (a.all) return RunTablesBuildAll(a, rules);
+  const Objective objective = OrFail(ParseObjective(a.objective));
+  if (a.all) return RunTablesBuildAll(a, rules, objective);
   if (!a.table_dir.empty()) throw UsageError{"--table-dir goes with --all (else use --out)"};
   const uint32_t blocked = ParseBlockedRows(a.blocked);
-  std::string path = a.out.empty() ? DefaultTablePath(rules, blocked) : a.out;
+  std::string path = a.out.empty() ? DefaultTablePath(rules, blocked, objective) : a.out;
   std::error_code ec;
   std::filesystem::path dir = std::filesystem::path(path).parent_path();
   if (dir.empty()) dir = ".";
   std::filesystem::create_directories(dir, ec);
   OrFail(CheckTableWritable(path));  // before a build of seconds, not after
-  SolitaireTable table = BuildTableWithProgress(rules, a.max_free, true, blocked);
+  SolitaireTable table = BuildTableWithProgress(rules, a.max_free, true, blocked, objective);
   OrFail(WriteTable(table, path));
   std::printf("rules: %s\nstates: %lld\n", FormatRules(rules).c_str(),
               static_cast<long long>(kNumSolitaireStates));
+  if (objective.is_target()) std::printf("objective: %s\n", FormatObjective(objective).c_str());
   if (blocked) std::printf("blocked rows: %s\n", a.blocked.c_str());
   if (a.max_free == kRows * kColumns && !blocked)
     std::printf("value of the empty sheet: %.6f\n", *table.Value(Sheet{}));
@@ -102,21 +105,29 @@ void RunTablesBuild(const TableArgs& a) {
 }
 
 struct ValueArgs {
-  std::string sheet = kEmptySheet, rules, table;
+  std::string sheet = kEmptySheet, rules, table, objective;
 };
 
 void RunValue(const ValueArgs& a) {
   Sheet sheet = OrFail(ParseSheet(a.sheet));
   Rules rules = OrFail(ParseRules(a.rules));
-  SolitaireTable table = TableForSheet(sheet, rules, a.table);
+  const Objective objective = OrFail(ParseObjective(a.objective));
+  SolitaireTable table = TableForSheet(sheet, rules, a.table, objective);
   double v = OrFail(table.Value(sheet));
   std::printf("sheet: %s\n", FormatSheet(sheet).c_str());
-  if (sheet.ClosedColumns() >= 2) std::printf("finished (R5.2): the value is the score\n");
+  if (objective.is_target())
+    std::printf("objective: %s (the value is the probability that the final score is at "
+                "least %d, playing for it)\n",
+                FormatObjective(objective).c_str(), objective.target);
+  if (sheet.ClosedColumns() >= 2)
+    std::printf(objective.is_target() ? "finished (R5.2): the value is 1 if the score reaches the "
+                                        "target, else 0\n"
+                                      : "finished (R5.2): the value is the score\n");
   std::printf("value: %.6f\n", v);
 }
 
 struct HintArgs {
-  std::string sheet = kEmptySheet, roll, rules, table;
+  std::string sheet = kEmptySheet, roll, rules, table, objective;
   int rerolls = 2;
   int top = 0;
   bool json = false;
@@ -197,12 +208,16 @@ void RunHint(const HintArgs& a) {
   Sheet sheet = OrFail(ParseSheet(a.sheet));
   Dice roll = OrFail(ParseRoll(a.roll));
   Rules rules = OrFail(ParseRules(a.rules));
+  const Objective objective = OrFail(ParseObjective(a.objective));
+  if (objective.is_target() && !a.opponents.empty())
+    throw UsageError{"--objective target=X is a solitaire objective (the final score to reach); "
+                     "with --opponent hints rank by the chance of winning: leave one out"};
   if (!a.opponents.empty()) {  // before any table is read: an impossible position gets its reason
     std::vector<Sheet> opponents;
     for (const std::string& text : a.opponents) opponents.push_back(OrFail(ParseSheet(text)));
     OrFail(CheckMoverAndOpponents(sheet, opponents, rules, a.last_round));
   }
-  SolitaireTable table = TableForSheet(sheet, rules, a.table);
+  SolitaireTable table = TableForSheet(sheet, rules, a.table, objective);
   // With opponents a sheet with two closed columns may still play the last
   // round (R5.2); alone, its game is over.
   std::vector<RankedAction> ranked = OrFail(RankActions(
@@ -224,6 +239,10 @@ void RunHint(const HintArgs& a) {
   }
   std::printf("sheet %s  roll %s  rerolls left %d\n", FormatSheet(sheet).c_str(),
               FormatDice(roll).c_str(), a.rerolls);
+  if (objective.is_target())
+    std::printf("objective %s: value is the probability that the final score is at least %d, "
+                "playing for it\n",
+                FormatObjective(objective).c_str(), objective.target);
   const char* what = ChoiceHeading(a.rerolls, ranked);
   std::printf("%4s  %-12s %12s %10s\n", "rank", what, "value", "loss");
   for (size_t i = 0; i < shown; ++i) {
@@ -243,6 +262,7 @@ void RegisterSolverCommands(CLI::App& app) {
   CLI::App* b = tables->add_subcommand("build", "solve every solitaire position and save the table");
   b->add_option("--out", build->out, "table file (default: " + DefaultTableDir() + "/...)");
   AddRulesOption(b, &build->rules);
+  AddObjectiveOption(b, &build->objective);
   b->add_option("--max-free", build->max_free,
                 "solve only positions with at most N free cells (endgame tables, tests)")
       ->check(CLI::Range(4, 25));
@@ -260,6 +280,7 @@ void RegisterSolverCommands(CLI::App& app) {
       "value", "optimal expected final score from the start of a turn (solitaire)");
   v->add_option("--sheet", value->sheet, "sheet in R7.3 notation")->default_str(kEmptySheet);
   AddRulesOption(v, &value->rules);
+  AddObjectiveOption(v, &value->objective);
   v->add_option("--table", value->table,
                 "table file, only read (default: the table folder's, built on first use)");
   v->callback([value] { RunValue(*value); });
@@ -277,6 +298,7 @@ void RegisterSolverCommands(CLI::App& app) {
   h->add_option("--top", hint->top, "show only the best K actions (0: all)")->default_val(0);
   h->add_flag("--json", hint->json, "one JSON object instead of a table");
   AddRulesOption(h, &hint->rules);
+  AddObjectiveOption(h, &hint->objective);
   h->add_option("--table", hint->table,
                 "table file, only read (default: the table folder's, built on first use)");
   h->add_option("--opponent", hint->opponents,
