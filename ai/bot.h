@@ -81,10 +81,14 @@ inline constexpr const char* kBotNames[] = {"bot",     "greedy",  "random",
 
 // The levels offered to frontends (hello, penk --help), strongest last, each
 // with what a player should know of it; `alias` is an older name still accepted.
+// `elo`: measured strength in two-player games, logistic Elo with greedy = 0,
+// from duplicate matches (`penk match`, the strength ladder of docs/AI.md),
+// with its 95% interval; a frontend can offer easy/medium/hard by it.
 struct LevelInfo {
   const char* name;
   const char* alias;  // "" if none
   const char* description;
+  double elo, elo_low, elo_high;
 };
 inline constexpr LevelInfo kLevels[] = {
     {"random", "", "plays any legal action at random; a baseline"},
