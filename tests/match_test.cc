@@ -15,6 +15,8 @@
 #include "engine/rng.h"
 #include "engine/score.h"
 #include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "tests/penk_process.h"
 
 namespace penk {
 namespace {
@@ -367,6 +369,74 @@ TEST(RolloutTest, RefusesBadInput) {
   o.policy = "greedy";
   o.time_ms = -1;
   EXPECT_FALSE(Rollout(game, game.LegalActions(), o).ok());
+}
+
+// ---------------------------------------------------------------- the CLI
+
+std::string Penk(const std::string& args, int* code) {
+  ::penk::testing_support::PenkRun r = ::penk::testing_support::RunPenkShell(args);
+  *code = r.exit_code;
+  return r.out;
+}
+
+TEST(MatchCli, JsonHasTheShapeOfTheIssueAndAgreesWithTheLibrary) {
+  int code;
+  const std::string out =
+      Penk("match random greedy --games 40 --seed 3 --threads 2 --sprt elo0=0,elo1=200 --json", &code);
+  ASSERT_EQ(code, 0) << out;
+  ASSERT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;  // one line, one object
+  const nlohmann::ordered_json j = nlohmann::ordered_json::parse(out);
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : j.items()) keys.push_back(key);
+  EXPECT_EQ(keys, (std::vector<std::string>{"games", "deals", "players", "elo", "elo_ci95",
+                                            "pentanomial", "sprt"}));
+  EXPECT_EQ(j["players"][0]["name"], "random");
+  EXPECT_EQ(j["players"][1]["name"], "greedy");
+  for (const char* k : {"win_rate", "win_ci95", "mean_score"}) EXPECT_TRUE(j["players"][0].contains(k));
+  // The library's answer for the same options.
+  MatchOptions o;
+  o.players = {"random", "greedy"};
+  o.games = 40;
+  o.seed = 3;
+  o.sprt = SprtBounds{0, 200};
+  absl::StatusOr<MatchResult> r = RunMatch(o);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(j["games"], r->games);
+  EXPECT_EQ(j["deals"], r->deals);
+  EXPECT_EQ(j["pentanomial"], nlohmann::ordered_json(r->pentanomial));
+  EXPECT_EQ(j["sprt"]["result"], r->sprt == SprtResult::kH0 ? nlohmann::ordered_json("H0") : nlohmann::ordered_json());
+  EXPECT_NEAR(j["sprt"]["llr"].get<double>(), r->llr, 1e-4);
+  EXPECT_NEAR(j["sprt"]["upper"].get<double>(), std::log(19.0), 1e-4);
+  // Three players: no Elo, no pentanomial; --sprt refused.
+  const nlohmann::json three =
+      nlohmann::json::parse(Penk("match greedy random greedy --games 6 --json", &code));
+  EXPECT_EQ(three["games"], 6);
+  EXPECT_EQ(three["deals"], 2);
+  EXPECT_FALSE(three.contains("elo"));
+  EXPECT_FALSE(three.contains("sprt"));
+  Penk("match greedy random greedy --games 6 --sprt elo0=0,elo1=5", &code);
+  EXPECT_EQ(code, 2);
+  for (const char* bad : {"match greedy", "match greedy wizard", "match greedy random --games 0",
+                          "match greedy random --threads 0", "match greedy random --sprt elo0=5",
+                          "match greedy random --sprt elo0=5,elo1=0",
+                          "match greedy random --sprt elo0=0,elo1=5,gamma=1"}) {
+    Penk(bad, &code);
+    EXPECT_EQ(code, 2) << bad;
+  }
+}
+
+TEST(MatchCli, HintRolloutOptionsNeedOpponentsAndRollouts) {
+  int code;
+  for (const char* bad :
+       {"hint --roll 12345J --rollouts 10",  // no opponents
+        "hint --roll 12345J --opponent ...../...../...../...../..... --candidates 3",
+        "hint --roll 12345J --opponent ...../...../...../...../..... --time-ms 100",
+        "hint --roll 12345J --opponent ...../...../...../...../..... --rollouts 0",
+        "hint --roll 12345J --opponent ...../...../...../...../..... --rollouts 5 --policy wizard",
+        "hint --roll 12345J --opponent ...../...../...../...../..... --rollouts 5 --threads 0"}) {
+    Penk(bad, &code);
+    EXPECT_EQ(code, 2) << bad;
+  }
 }
 
 }  // namespace
