@@ -253,10 +253,19 @@ absl::StatusOr<Game> GameOfWinQuery(const WinQuery& q, const Dice& roll, int rer
   p.sheets[me] = q.sheet;
   for (int i = 0; i + 1 < n; ++i) p.sheets[(me + 1 + i) % n] = q.opponents[i];
   p.current = me;
-  if (q.turns >= 0)  // R5.2: the seats before the mover have played this round
-    for (int s = 0; s < n; ++s) p.turns.push_back(q.turns + (s < me ? 1 : 0));
   p.dice = roll;
   p.rerolls_left = rerolls;
+  // Without a turn count, the fast estimate's (RankForWin: filled cells /
+  // 2.7), so that expert plays the rollouts on the scale it ranked by;
+  // if the other sheets cannot have played that many turns, the fewest
+  // turns the sheets allow.
+  const int turns = q.turns >= 0 ? q.turns
+                                 : static_cast<int>(std::lround((25 - q.sheet.FreeCount()) / 2.7));
+  for (int s = 0; s < n; ++s)  // R5.2: the seats before the mover have played this round
+    p.turns.push_back(turns + (s < me ? 1 : 0));
+  absl::StatusOr<Game> game = Game::FromPosition(p, q.rules, 0, DiceSource::kManual);
+  if (game.ok() || q.turns >= 0) return game;
+  p.turns.clear();
   return Game::FromPosition(p, q.rules, 0, DiceSource::kManual);
 }
 

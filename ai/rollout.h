@@ -72,7 +72,8 @@ absl::StatusOr<RolloutResult> Rollout(const Game& position, const std::vector<Ac
 
 // The game of a hint with opponents (`penk hint --opponent`, the engine's
 // hint): the query's sheets in seat order, the mover to play `roll` with
-// `rerolls` left; turns from the query (-1: the fewest the sheets allow),
+// `rerolls` left; turns from the query (-1: the fast estimate's guess from
+// the mover's filled cells, else the fewest the sheets allow),
 // the last round as the sheets say (R5.2). Refuses what Game::FromPosition
 // refuses.
 absl::StatusOr<Game> GameOfWinQuery(const WinQuery& query, const Dice& roll, int rerolls);
