@@ -109,7 +109,7 @@ Action RandomBot::Decide(const Game& game) {
 
 bool BotNeedsTables(absl::string_view name) {
   std::string lower = absl::AsciiStrToLower(name);
-  return lower == "optimal" || lower == "expert" || absl::StartsWith(lower, "expert:");
+  return lower == "optimal" || lower == "solitaire" || lower == "expert" || absl::StartsWith(lower, "expert:");
 }
 
 absl::StatusOr<std::unique_ptr<Player>> MakeBot(absl::string_view name, const Rules&,

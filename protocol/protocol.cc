@@ -20,6 +20,7 @@
 #include "engine/position_check.h"
 #include "engine/score.h"
 #include "ai/bot.h"
+#include "ai/rollout.h"
 #include "solver/solitaire_state.h"
 #include "solver/table_cache.h"
 #include "ai/win_ranking.h"
@@ -768,9 +769,71 @@ json CmdCloseGame(Session& s, const Request& r) {
   return {{"closed", id}};
 }
 
+// hint's "rollouts" (trials per candidate), "candidates" (the best K by the
+// fast estimate, 0: all) and "time_ms" (the bound of the whole analysis).
+struct RolloutFields {
+  int64_t trials = 0;  // 0: no rollouts
+  int64_t candidates = 0;
+  int64_t time_ms = kDefaultRolloutTimeMs;
+};
+
+RolloutFields RolloutFieldsOf(const Request& r) {
+  RolloutFields f;
+  if (!r.Has("rollouts")) {
+    for (const char* field : {"candidates", "time_ms"})
+      if (r.Has(field))
+        Fail(ErrorCode::kBadField,
+             absl::StrCat("field \"", field, "\" sets up rollouts: give \"rollouts\" too"));
+    return f;
+  }
+  f.trials = r.Int("rollouts", 1, kMaxRollouts, std::nullopt);
+  f.candidates = r.Int("candidates", 0, 1000, 0);
+  f.time_ms = r.Int("time_ms", 1, kMaxRolloutTimeMs, kDefaultRolloutTimeMs);
+  return f;
+}
+
+// The best candidates of `ranked` played out (ai/rollout.h) by expert in
+// every seat: "rollouts" and the rolled-out "actions", best first, each with
+// its fast estimate ("win", "value") and its "rollout".
+void AddRollouts(Session& s, const Game& game, const std::vector<RankedAction>& ranked,
+                 const std::vector<double>& win, const RolloutFields& f, json& out) {
+  if (!s.options().expert_hints)
+    Fail(ErrorCode::kBadField, "rollouts are off in this session");
+  const size_t k = f.candidates > 0 ? std::min<size_t>(f.candidates, ranked.size()) : ranked.size();
+  std::vector<Action> candidates;
+  for (size_t i = 0; i < k; ++i) candidates.push_back(ranked[i].action);
+  RolloutOptions o;
+  o.trials = f.trials;
+  o.time_ms = f.time_ms;
+  o.tables = s.tables();
+  absl::StatusOr<RolloutResult> r = Rollout(game, candidates, o);
+  if (!r.ok())
+    Fail(r.status().code() == absl::StatusCode::kUnavailable ? ErrorCode::kTable
+         : r.status().code() == absl::StatusCode::kInvalidArgument ? ErrorCode::kBadPosition
+                                                                   : ErrorCode::kInternal,
+         std::string(r.status().message()));
+  out["rollouts"] = {{"trials", f.trials}, {"policy", o.policy}, {"seed", o.seed},
+                     {"candidates", k}, {"time_ms", f.time_ms}, {"timed_out", r->timed_out}};
+  json actions = json::array();
+  for (const RolloutCandidate& c : r->candidates) {
+    size_t i = 0;
+    while (i < ranked.size() && !(ranked[i].action == c.action)) ++i;
+    json a = ActionJson(ranked[i], win, i);
+    a["rollout"] = {{"trials", c.trials},
+                    {"win", RoundValue(c.win)},
+                    {"win_ci95", {RoundValue(c.win_low), RoundValue(c.win_high)}},
+                    {"margin", RoundValue(c.margin)},
+                    {"margin_ci95", {RoundValue(c.margin_low), RoundValue(c.margin_high)}},
+                    {"dropped", c.dropped}};
+    actions.push_back(a);
+  }
+  out["actions"] = actions;
+}
+
 json CmdHint(Session& s, const Request& r) {
   const int64_t top = r.Int("top", 0, INT32_MAX, 0);
   const std::string table = r.String("table", "");
+  const RolloutFields rollouts = RolloutFieldsOf(r);
   if (r.Has("game")) {
     // Everything else comes from the game: giving it too would be two answers.
     for (const char* f :
@@ -780,7 +843,15 @@ json CmdHint(Session& s, const Request& r) {
                                                 "the hint is for the game's position"));
     const int id = GameId(r);
     json out = {{"game", id}};
-    out.update(GameHintJson(s, s.FindGame(id), table, top));
+    const GameSession& g = s.FindGame(id);
+    out.update(GameHintJson(s, g, table, top));
+    if (rollouts.trials > 0) {
+      if (g.game().players() < 2)
+        Fail(ErrorCode::kBadField, "rollouts play games against opponents: this game has none");
+      std::vector<double> win;
+      std::vector<RankedAction> ranked = s.HintForGame(g, table, win);
+      AddRollouts(s, g.game(), ranked, win, rollouts, out);
+    }
     return out;
   }
   Sheet sheet = SheetOrThrow(r.String("sheet", kEmptySheet));
@@ -791,6 +862,8 @@ json CmdHint(Session& s, const Request& r) {
   for (const std::string& o : r.StringList("opponents", false)) opponents.push_back(SheetOrThrow(o));
   if (opponents.size() > static_cast<size_t>(kMaxPlayers - 1))
     Fail(ErrorCode::kBadField, absl::StrCat("at most 3 opponents (R1.4); got ", opponents.size()));
+  if (opponents.empty() && rollouts.trials > 0)
+    Fail(ErrorCode::kBadField, "field \"rollouts\" needs \"opponents\": rollouts play games against them");
   if (opponents.empty())
     for (const char* f : {"last_round", "seat", "turns"})
       if (r.Has(f))
@@ -819,6 +892,12 @@ json CmdHint(Session& s, const Request& r) {
   }
   if (objective.is_target()) out["objective"] = FormatObjective(objective);
   out["actions"] = ActionsJson(ranked, win, top);
+  if (rollouts.trials > 0) {
+    WinQuery query{sheet, opponents, rules, last_round, seat, turns};
+    absl::StatusOr<Game> game = GameOfWinQuery(query, roll, rerolls);
+    if (!game.ok()) Fail(ErrorCode::kBadPosition, std::string(game.status().message()));
+    AddRollouts(s, *game, ranked, win, rollouts, out);
+  }
   return out;
 }
 
@@ -856,7 +935,7 @@ const std::vector<Command>& Commands() {
       {"close_game", CmdCloseGame, {"game"}},
       {"hint", CmdHint,
        {"game", "sheet", "roll", "rerolls", "top", "rules", "opponents", "last_round", "seat",
-        "turns", "table", "objective"}},
+        "turns", "table", "objective", "rollouts", "candidates", "time_ms"}},
       {"value", CmdValue, {"sheet", "rules", "table", "objective"}},
       {"quit", CmdQuit, {}},
   };
@@ -874,7 +953,13 @@ json CmdHello(Session& s, const Request&) {
     if (std::find(allowed.begin(), allowed.end(), l.name) == allowed.end()) continue;
     json aliases = json::array();
     if (*l.alias) aliases.push_back(l.alias);
-    info.push_back({{"name", l.name}, {"aliases", aliases}, {"description", l.description}});
+    // Strength (docs/AI.md, the ladder): logistic Elo in two-player games,
+    // greedy = 0, with its 95% interval, measured by `penk match`.
+    info.push_back({{"name", l.name},
+                    {"aliases", aliases},
+                    {"description", l.description},
+                    {"elo", std::lround(l.elo)},
+                    {"elo_ci95", {std::lround(l.elo_low), std::lround(l.elo_high)}}});
   }
   return {{"name", kEngineName},
           {"version", kEngineVersion},

@@ -61,6 +61,8 @@ struct EngineError {
 };
 
 inline constexpr size_t kMaxBotsPerGame = 8;
+// hint's rollouts without "time_ms": the session answers within this bound.
+inline constexpr int64_t kDefaultRolloutTimeMs = 10'000;
 
 struct SessionOptions {
   // Folder of the default tables (empty: DefaultTableDir(), i.e.

@@ -540,6 +540,28 @@ TEST_F(EngineTables, HintWithOpponentsEqualsPenkHintOpponent) {
   EXPECT_EQ(ErrorOf(bad), "bad_position");
   EXPECT_NE(bad["error"]["message"].get<std::string>().find("row 1"), std::string::npos) << bad;
   EXPECT_EQ(code({{"opponents", {opponent}}, {"last_round", true}}), "bad_position");
+  // Rollouts (issue 11): as `penk hint --rollouts N --candidates K --json`.
+  json rolled = Hint(s, {{"sheet", mover}, {"roll", "12345J"}, {"rerolls", 1},
+                         {"opponents", {opponent}}, {"rollouts", 40}, {"candidates", 3}});
+  ASSERT_TRUE(rolled.contains("result")) << rolled;
+  json cli_rolled = json::parse(RunPenk(std::string("hint --json --sheet ") + mover +
+                                            " --roll 12345J --rerolls 1 --opponent " + opponent +
+                                            " --rollouts 40 --candidates 3",
+                                        "PENK_TABLE_DIR=" + dir));
+  const json& actions = rolled["result"]["actions"];
+  ASSERT_EQ(actions.size(), 3u);
+  ASSERT_EQ(cli_rolled["actions"].size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(actions[i]["action"], cli_rolled["actions"][i]["action"]);
+    EXPECT_EQ(actions[i]["rollout"], cli_rolled["actions"][i]["rollout"]);
+    EXPECT_GE(actions[i]["rollout"]["win"].get<double>(), 0);
+    EXPECT_LE(actions[i]["rollout"]["win"].get<double>(), 1);
+  }
+  EXPECT_EQ(rolled["result"]["rollouts"]["timed_out"], false);
+  EXPECT_EQ(code({{"rollouts", 10}}), "bad_field");  // no opponents
+  EXPECT_EQ(code({{"opponents", {opponent}}, {"candidates", 2}}), "bad_field");  // no rollouts
+  EXPECT_EQ(code({{"opponents", {opponent}}, {"rollouts", 0}}), "bad_field");
+  EXPECT_EQ(code({{"opponents", {opponent}}, {"rollouts", 10}, {"time_ms", 0}}), "bad_field");
   std::filesystem::remove_all(dir);
 }
 

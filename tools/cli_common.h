@@ -55,6 +55,7 @@ void RegisterScoreAndMoves(CLI::App& app);
 void RegisterPlay(CLI::App& app);
 void RegisterSolverCommands(CLI::App& app);
 void RegisterSimulate(CLI::App& app);
+void RegisterMatch(CLI::App& app);
 void RegisterAnalysisCommands(CLI::App& app);
 void RegisterEngine(CLI::App& app);
 

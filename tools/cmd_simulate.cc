@@ -57,7 +57,7 @@ void RunSimulate(const SimulateArgs& a) {
     std::string name = absl::AsciiStrToLower(absl::StripAsciiWhitespace(part));
     if (name.empty()) throw UsageError{absl::StrCat("--players: empty entry in ", QuotedInput(a.players))};
     if (!BotNeedsTables(name)) OrFail(MakeBot(name, Rules{}, 0).status());
-    else if (name != "optimal") OrFail(ParseExpertName(name).status());
+    else if (name != "optimal" && name != "solitaire") OrFail(ParseExpertName(name).status());
     o.players.push_back(name);
   }
   if (o.players.size() > static_cast<size_t>(kMaxPlayers))

@@ -5,7 +5,11 @@
 #include <filesystem>
 #include <memory>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_format.h"
+#include "ai/ai_players.h"
+#include "ai/bot.h"
+#include "ai/rollout.h"
 #include "ai/win_ranking.h"
 #include "engine/position_check.h"
 #include "engine/quoted_input.h"
@@ -139,6 +143,14 @@ struct HintArgs {
   int seat = 1;
   int turns = -1;
   size_t table_cache_mb = TableCache::kDefaultCapMegabytes;
+  // Rollouts (issue 11, ai/rollout.h): trials per candidate (0: none), the
+  // best K candidates by the fast estimate (0: all), a time bound (0: none).
+  int64_t rollouts = 0;
+  int candidates = 0;
+  int64_t time_ms = 0;
+  std::string policy = "expert";
+  uint64_t seed = 1;
+  int threads = 1;
 };
 
 // The heading of a ranking's action column: what is being chosen.
@@ -156,8 +168,7 @@ std::string ShownAction(const Action& action, int rerolls) {
 
 // With opponents: expert's estimate of the probability of winning for each
 // ranked action (ai/win_ranking.h), the actions re-ranked by it.
-std::vector<double> ExpertEstimates(const HintArgs& a, const Sheet& sheet, const Dice& roll,
-                                    const Rules& rules, std::vector<RankedAction>& ranked) {
+WinQuery QueryOf(const HintArgs& a, const Sheet& sheet, const Rules& rules) {
   WinQuery query;
   query.sheet = sheet;
   for (const std::string& text : a.opponents) query.opponents.push_back(OrFail(ParseSheet(text)));
@@ -165,14 +176,88 @@ std::vector<double> ExpertEstimates(const HintArgs& a, const Sheet& sheet, const
   query.last_round = a.last_round;
   query.seat = a.seat;
   query.turns = a.turns;
+  return query;
+}
+
+std::vector<double> ExpertEstimates(const HintArgs& a, const Sheet& sheet, const Dice& roll,
+                                    const Rules& rules, std::vector<RankedAction>& ranked,
+                                    const std::shared_ptr<TableCache>& tables) {
   std::vector<double> win;
-  OrFail(RankForWin(query, roll, a.rerolls, ranked, win, CommandTableCache(a.table_cache_mb)));
+  OrFail(RankForWin(QueryOf(a, sheet, rules), roll, a.rerolls, ranked, win, tables));
   return win;
+}
+
+// `--rollouts N`: the best K candidates by the fast estimate played out.
+void RunRolloutHint(const HintArgs& a, const Sheet& sheet, const Dice& roll, const Rules& rules,
+                    const std::vector<RankedAction>& ranked, const std::vector<double>& win,
+                    const std::shared_ptr<TableCache>& tables) {
+  const size_t k = a.candidates > 0 ? std::min<size_t>(a.candidates, ranked.size()) : ranked.size();
+  std::vector<Action> candidates;
+  for (size_t i = 0; i < k; ++i) candidates.push_back(ranked[i].action);
+  Game game = OrFail(GameOfWinQuery(QueryOf(a, sheet, rules), roll, a.rerolls));
+  RolloutOptions o;
+  o.trials = a.rollouts;
+  o.policy = absl::AsciiStrToLower(a.policy);
+  o.seed = a.seed;
+  o.threads = a.threads;
+  o.time_ms = a.time_ms;
+  o.tables = tables;
+  const RolloutResult r = OrFail(Rollout(game, candidates, o));
+  auto fast = [&](const Action& action, double* estimate, double* value) {
+    for (size_t i = 0; i < ranked.size(); ++i)
+      if (ranked[i].action == action) *estimate = win[i], *value = ranked[i].value;
+  };
+  if (a.json) {
+    std::string s = absl::StrFormat(R"({"sheet":"%s","roll":"%s","rerolls":%d,"opponents":[)",
+                                    FormatSheet(sheet), FormatDice(roll), a.rerolls);
+    for (size_t i = 0; i < a.opponents.size(); ++i)
+      absl::StrAppendFormat(&s, R"(%s"%s")", i ? "," : "", FormatSheet(*ParseSheet(a.opponents[i])));
+    absl::StrAppendFormat(&s,
+                          R"(],"last_round":%s,"rollouts":{"trials":%d,"policy":"%s","seed":%d,"candidates":%d,"timed_out":%s},"actions":[)",
+                          a.last_round ? "true" : "false", a.rollouts, o.policy, a.seed, k,
+                          r.timed_out ? "true" : "false");
+    for (size_t i = 0; i < r.candidates.size(); ++i) {
+      const RolloutCandidate& c = r.candidates[i];
+      double estimate = 0, value = 0;
+      fast(c.action, &estimate, &value);
+      absl::StrAppendFormat(
+          &s,
+          R"(%s{"action":"%s","rollout":{"trials":%d,"win":%.6f,"win_ci95":[%.6f,%.6f],"margin":%.6f,"margin_ci95":[%.6f,%.6f],"dropped":%s},"win":%.6f,"value":%.6f})",
+          i ? "," : "", FormatAction(c.action), c.trials, c.win, c.win_low, c.win_high, c.margin,
+          c.margin_low, c.margin_high, c.dropped ? "true" : "false", estimate, value);
+    }
+    std::printf("%s]}\n", s.c_str());
+    return;
+  }
+  std::printf("sheet %s  roll %s  rerolls left %d\n", FormatSheet(sheet).c_str(),
+              FormatDice(roll).c_str(), a.rerolls);
+  for (const std::string& opp : a.opponents) std::printf("opponent %s\n", opp.c_str());
+  std::printf("rollouts: the best %zu of %zu by expert's estimate, each played out %lld times by "
+              "%s in every seat (same dice for every candidate, first roll rotated), seed %llu%s\n",
+              k, ranked.size(), static_cast<long long>(a.rollouts), o.policy.c_str(),
+              static_cast<unsigned long long>(a.seed),
+              r.timed_out ? "; stopped by --time-ms" : "");
+  std::printf("win: rollout win share with its 95%% interval; margin: mean final score minus the "
+              "best opponent's; estimate: the fast estimate\n");
+  const char* what = ChoiceHeading(a.rerolls, ranked);
+  std::printf("%4s  %-12s %8s %19s %8s %7s %9s\n", "rank", what, "win", "95% CI", "margin",
+              "trials", "estimate");
+  for (size_t i = 0; i < r.candidates.size(); ++i) {
+    const RolloutCandidate& c = r.candidates[i];
+    double estimate = 0, value = 0;
+    fast(c.action, &estimate, &value);
+    std::printf("%4zu  %-12s %7.2f%% [%6.2f%%, %6.2f%%] %8.2f %7lld %8.2f%%%s\n", i + 1,
+                ShownAction(c.action, a.rerolls).c_str(), 100 * c.win, 100 * c.win_low,
+                100 * c.win_high, c.margin, static_cast<long long>(c.trials), 100 * estimate,
+                c.dropped ? "  (dropped: clearly behind)" : "");
+  }
 }
 
 void RunMultiplayerHint(const HintArgs& a, const Sheet& sheet, const Dice& roll,
                         const Rules& rules, std::vector<RankedAction>& ranked) {
-  const std::vector<double> win = ExpertEstimates(a, sheet, roll, rules, ranked);
+  const std::shared_ptr<TableCache> tables = CommandTableCache(a.table_cache_mb);
+  const std::vector<double> win = ExpertEstimates(a, sheet, roll, rules, ranked, tables);
+  if (a.rollouts > 0) return RunRolloutHint(a, sheet, roll, rules, ranked, win, tables);
   size_t shown = a.top > 0 ? std::min<size_t>(a.top, ranked.size()) : ranked.size();
   if (a.json) {
     std::string s = absl::StrFormat(R"({"sheet":"%s","roll":"%s","rerolls":%d,"opponents":[)",
@@ -314,8 +399,27 @@ void RegisterSolverCommands(CLI::App& app) {
   CLI::Option* turn = h->add_option(
       "--turn", hint->turns,
       "with --opponent: turns the mover has played (default: estimated from the sheet)");
+  CLI::Option* rollouts = h->add_option(
+      "--rollouts", hint->rollouts,
+      absl::StrCat("with --opponent: play each candidate out N times to the end (1..",
+                   kMaxRollouts, "), same dice for every candidate"));
+  CLI::Option* candidates = h->add_option(
+      "--candidates", hint->candidates,
+      "with --rollouts: roll out only the best K by the fast estimate (0: all)")
+                                ->check(CLI::Range(0, 1000));
+  CLI::Option* time_ms = h->add_option(
+      "--time-ms", hint->time_ms,
+      absl::StrCat("with --rollouts: bound the whole analysis, 1..", kMaxRolloutTimeMs,
+                   " ms (0: none); what was played is shown"));
+  CLI::Option* policy = h->add_option("--policy", hint->policy,
+                                      "with --rollouts: the player of every seat (default expert)");
+  CLI::Option* seed = h->add_option("--seed", hint->seed, "with --rollouts: the dice seed")
+                          ->check(SeedNotNegative());
+  CLI::Option* threads = h->add_option(
+      "--threads", hint->threads,
+      absl::StrCat("with --rollouts: OpenMP threads, 1..", kMaxRolloutThreads));
   AddTableCacheOption(h, &hint->table_cache_mb);
-  h->callback([hint, last_round, seat, turn] {
+  h->callback([hint, last_round, seat, turn, rollouts, candidates, time_ms, policy, seed, threads] {
     // Alone there is no seat, turn count or last round to speak of: an option
     // that would change nothing is refused rather than ignored.
     if (hint->opponents.empty())
@@ -324,6 +428,23 @@ void RegisterSolverCommands(CLI::App& app) {
           throw UsageError{absl::StrCat(o->get_name(),
                                         " describes a game with opponents: give their sheets "
                                         "with --opponent, or leave it out")};
+    if (hint->opponents.empty() && rollouts->count() > 0)
+      throw UsageError{"--rollouts plays games against opponents: give their sheets with --opponent"};
+    if (rollouts->count() > 0 && (hint->rollouts < 1 || hint->rollouts > kMaxRollouts))
+      throw UsageError{absl::StrCat("--rollouts must be 1..", kMaxRollouts, "; got ", hint->rollouts)};
+    if (rollouts->count() == 0)
+      for (const CLI::Option* o : {candidates, time_ms, policy, seed, threads})
+        if (o->count() > 0)
+          throw UsageError{absl::StrCat(o->get_name(), " sets up rollouts: give --rollouts N too")};
+    if (hint->time_ms < 0 || hint->time_ms > kMaxRolloutTimeMs)
+      throw UsageError{absl::StrCat("--time-ms must be 0..", kMaxRolloutTimeMs, "; got ", hint->time_ms)};
+    if (hint->threads < 1 || hint->threads > kMaxRolloutThreads)
+      throw UsageError{absl::StrCat("--threads must be 1..", kMaxRolloutThreads, "; got ", hint->threads)};
+    if (rollouts->count() > 0) {
+      const std::string name = absl::AsciiStrToLower(hint->policy);
+      if (!BotNeedsTables(name)) OrFail(MakeBot(name, Rules{}, 0).status());
+      else if (name != "optimal" && name != "solitaire") OrFail(ParseExpertName(name).status());
+    }
     RunHint(*hint);
   });
 }

@@ -1,0 +1,272 @@
+#include "ai/rollout.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <mutex>
+#include <numeric>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "ai/bot.h"
+#include "ai/dice_stream.h"
+#include "ai/player.h"
+#include "ai/sprt.h"
+
+namespace penk {
+namespace {
+
+// Trials per candidate between two looks at who is clearly behind: 36 keeps
+// the first two dice of the rotated first roll balanced within each round.
+constexpr int64_t kRound = 36;
+// A candidate is dropped only after this many paired trials.
+constexpr int64_t kMinTrialsToDrop = 2 * kRound;
+constexpr double kDropZ = 3.0;
+
+struct Outcome {
+  int half = 0;    // mover's win share in halves: 0, 1, 2
+  int margin = 0;  // mover's score minus the best other score
+  bool done = false;
+};
+
+struct Running {
+  int64_t n = 0;
+  double half = 0, half2 = 0, margin = 0, margin2 = 0;
+};
+
+// The position as a game with manual dice, so rollouts feed their own.
+absl::StatusOr<Game> ManualCopy(const Game& g) {
+  if (g.over()) return absl::InvalidArgumentError("the game is over: nothing to roll out");
+  if (g.phase() == Phase::kRoll)
+    return absl::InvalidArgumentError("the dice are not rolled yet: roll out a decision, not a roll");
+  Position p;
+  for (int s = 0; s < g.players(); ++s) {
+    p.sheets.push_back(g.sheet(s));
+    p.turns.push_back(g.turns(s));
+  }
+  p.current = g.current();
+  p.last_round = g.last_round();
+  p.dice = g.dice();
+  p.rerolls_left = g.phase() == Phase::kKeep ? g.rerolls_left() : 0;
+  return Game::FromPosition(p, g.rules(), 0, DiceSource::kManual);
+}
+
+// One trial: the candidate, then the policy in every seat to the end.
+Outcome PlayTrial(const Game& start, const Action& candidate, const RolloutOptions& o,
+                  int64_t trial, uint64_t offset) {
+  const uint64_t key = MixBits(MixBits(o.seed ^ 0x726f6c6c6f7574ULL) ^ static_cast<uint64_t>(trial));
+  const DiceStream stream(key);
+  const int n = start.players(), me = start.current();
+  std::vector<std::unique_ptr<Player>> seats(n);
+  for (int s = 0; s < n; ++s)  // checked by Rollout before any trial
+    seats[s] = *MakeBot(o.policy, start.rules(), MixBits(key ^ (0x5eedULL * (s + 1))), o.tables);
+  Game game = start;
+  if (!game.Apply(candidate).ok()) throw std::logic_error("candidate not legal");  // checked before
+  // The rotated first roll: six base-6 digits of (trial + offset).
+  bool first = true;
+  uint64_t code = (static_cast<uint64_t>(trial) + offset) % 46656;
+  while (!game.over()) {
+    if (game.phase() == Phase::kRoll) {
+      Dice six;
+      if (first) {
+        std::array<int, kDice> v{};
+        for (int& f : v) {
+          f = static_cast<int>(code % 6);
+          code /= 6;
+        }
+        six = DiceStream::Fill(game.kept(), v);
+        first = false;
+      } else {
+        six = stream.Next(game);
+      }
+      if (absl::Status st = game.Roll(six); !st.ok()) throw std::logic_error(std::string(st.message()));
+      continue;
+    }
+    const int s = game.current();
+    const Action a = seats[s]->Decide(game);
+    if (absl::Status st = game.Apply(a); !st.ok())
+      throw std::logic_error(absl::StrCat(seats[s]->name(), " chose ", FormatAction(a), ": ",
+                                          st.message()));
+  }
+  int best_other = -1, best = -1, winners = 0;
+  for (int s = 0; s < n; ++s) {
+    best = std::max(best, game.Score(s));
+    if (s != me) best_other = std::max(best_other, game.Score(s));
+  }
+  for (int s = 0; s < n; ++s) winners += game.Score(s) == best;
+  Outcome out;
+  out.half = game.Score(me) != best ? 0 : winners == 1 ? 2 : 1;  // R6.4
+  out.margin = game.Score(me) - (n > 1 ? best_other : 0);
+  out.done = true;
+  return out;
+}
+
+// 95% normal interval of a mean from running sums (exact when all equal).
+void Interval(double sum, double sum2, int64_t n, double* mean, double* low, double* high) {
+  *mean = n ? sum / n : 0;
+  const double var = n > 1 ? std::max(0.0, (sum2 - n * *mean * *mean) / (n - 1)) : 0;
+  const double half = kZ95 * std::sqrt(var / std::max<int64_t>(n, 1));
+  *low = *mean - half;
+  *high = *mean + half;
+}
+
+}  // namespace
+
+absl::StatusOr<RolloutResult> Rollout(const Game& position, const std::vector<Action>& candidates,
+                                      const RolloutOptions& o) {
+  if (o.trials < 1 || o.trials > kMaxRollouts)
+    return absl::InvalidArgumentError(
+        absl::StrCat("rollouts must be 1..", kMaxRollouts, " per candidate; got ", o.trials));
+  if (o.threads < 1 || o.threads > kMaxRolloutThreads)
+    return absl::InvalidArgumentError(
+        absl::StrCat("threads must be 1..", kMaxRolloutThreads, "; got ", o.threads));
+  if (o.time_ms < 0 || o.time_ms > kMaxRolloutTimeMs)
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the time bound must be 0 (none) to ", kMaxRolloutTimeMs, " ms; got ", o.time_ms));
+  if (candidates.empty()) return absl::InvalidArgumentError("no candidate to roll out");
+  absl::StatusOr<Game> start = ManualCopy(position);
+  if (!start.ok()) return start.status();
+  for (const Action& a : candidates) {
+    Game copy = *start;
+    if (absl::Status st = copy.Apply(a); !st.ok())
+      return absl::InvalidArgumentError(
+          absl::StrCat("candidate ", FormatAction(a), " is not legal here: ", st.message()));
+  }
+  if (absl::StatusOr<std::unique_ptr<Player>> bot = MakeBot(o.policy, start->rules(), 0, o.tables);
+      !bot.ok())
+    return bot.status();
+
+  const auto t0 = std::chrono::steady_clock::now();
+  auto out_of_time = [&] {
+    return o.time_ms > 0 && std::chrono::steady_clock::now() - t0 >= std::chrono::milliseconds(o.time_ms);
+  };
+  const int c = static_cast<int>(candidates.size());
+  const uint64_t offset = MixBits(o.seed) % 46656;
+  std::vector<Running> run(c);
+  // Paired differences (row minus column) over the trials both played: the
+  // leader is compared with its rivals on the same dice.
+  std::vector<Running> pair(static_cast<size_t>(c) * c);
+  std::vector<bool> alive(c, true);
+  std::vector<Outcome> round(static_cast<size_t>(c) * kRound);
+  bool timed_out = false, table_error = false;
+  std::string error;
+  for (int64_t t0_trial = 0; t0_trial < o.trials && !timed_out; t0_trial += kRound) {
+    const int64_t count = std::min(kRound, o.trials - t0_trial);
+    std::vector<int> live;
+    for (int i = 0; i < c; ++i)
+      if (alive[i]) live.push_back(i);
+    std::fill(round.begin(), round.end(), Outcome{});
+    const int64_t jobs = static_cast<int64_t>(live.size()) * count;
+    std::atomic<bool> stop{false};
+    std::mutex mutex;
+#pragma omp parallel for num_threads(o.threads) schedule(dynamic, 1)
+    for (int64_t j = 0; j < jobs; ++j) {
+      if (stop.load(std::memory_order_relaxed)) continue;
+      if (out_of_time()) {
+        stop = true;
+        continue;
+      }
+      const int i = live[j / count];
+      const int64_t t = j % count;
+      try {
+        round[static_cast<size_t>(i) * kRound + t] =
+            PlayTrial(*start, candidates[i], o, t0_trial + t, offset);
+      } catch (const TableUnavailable& e) {  // the table's problem, not the query's
+        std::lock_guard<std::mutex> lock(mutex);
+        if (error.empty()) error = e.what(), table_error = true;
+        stop = true;
+      } catch (const std::exception& e) {  // out of memory, a broken bot
+        std::lock_guard<std::mutex> lock(mutex);
+        if (error.empty()) error = e.what();
+        stop = true;
+      }
+    }
+    if (!error.empty())
+      return table_error ? absl::UnavailableError(error)
+                         : absl::InternalError(absl::StrCat("rollout: ", error));
+    timed_out = stop.load();
+    for (int i : live)
+      for (int64_t t = 0; t < count; ++t) {
+        const Outcome& a = round[static_cast<size_t>(i) * kRound + t];
+        if (!a.done) continue;
+        Running& r = run[i];
+        ++r.n;
+        r.half += a.half;
+        r.half2 += a.half * a.half;
+        r.margin += a.margin;
+        r.margin2 += static_cast<double>(a.margin) * a.margin;
+        for (int k : live) {
+          const Outcome& b = round[static_cast<size_t>(k) * kRound + t];
+          if (k == i || !b.done) continue;
+          Running& p = pair[static_cast<size_t>(i) * c + k];
+          const double d = (a.half - b.half) / 2.0;
+          ++p.n;
+          p.half += d;
+          p.half2 += d * d;
+        }
+      }
+    if (!o.drop) continue;
+    int leader = live.front();
+    for (int i : live)
+      if (run[i].half * run[leader].n > run[leader].half * run[i].n) leader = i;
+    for (int i : live) {
+      const Running& p = pair[static_cast<size_t>(i) * c + leader];
+      if (i == leader || p.n < kMinTrialsToDrop) continue;
+      const double mean = p.half / p.n;
+      const double var = std::max(0.0, (p.half2 - p.n * mean * mean) / (p.n - 1));
+      if (mean + kDropZ * std::sqrt(var / p.n) < 0) alive[i] = false;
+    }
+  }
+
+  RolloutResult result;
+  result.timed_out = timed_out;
+  for (int i = 0; i < c; ++i) {
+    RolloutCandidate r;
+    r.action = candidates[i];
+    r.trials = run[i].n;
+    r.dropped = !alive[i];
+    Interval(run[i].half / 2, run[i].half2 / 4, r.trials, &r.win, &r.win_low, &r.win_high);
+    r.win_low = std::max(0.0, r.win_low);
+    r.win_high = std::min(1.0, r.win_high);
+    Interval(run[i].margin, run[i].margin2, r.trials, &r.margin, &r.margin_low, &r.margin_high);
+    result.candidates.push_back(r);
+  }
+  std::stable_sort(result.candidates.begin(), result.candidates.end(),
+                   [](const RolloutCandidate& a, const RolloutCandidate& b) {
+                     if (a.win != b.win) return a.win > b.win;
+                     return a.margin > b.margin;
+                   });
+  return result;
+}
+
+absl::StatusOr<Game> GameOfWinQuery(const WinQuery& q, const Dice& roll, int rerolls) {
+  const int n = 1 + static_cast<int>(q.opponents.size());
+  if (n > kMaxPlayers || q.seat < 1 || q.seat > n)
+    return absl::InvalidArgumentError(absl::StrCat("seat must be 1..", std::min(n, kMaxPlayers),
+                                                   " with ", q.opponents.size(), " opponents"));
+  const int me = q.seat - 1;
+  Position p;
+  p.sheets.resize(n);
+  p.sheets[me] = q.sheet;
+  for (int i = 0; i + 1 < n; ++i) p.sheets[(me + 1 + i) % n] = q.opponents[i];
+  p.current = me;
+  p.dice = roll;
+  p.rerolls_left = rerolls;
+  // Without a turn count, the fast estimate's (RankForWin: filled cells /
+  // 2.7), so that expert plays the rollouts on the scale it ranked by;
+  // if the other sheets cannot have played that many turns, the fewest
+  // turns the sheets allow.
+  const int turns = q.turns >= 0 ? q.turns
+                                 : static_cast<int>(std::lround((25 - q.sheet.FreeCount()) / 2.7));
+  for (int s = 0; s < n; ++s)  // R5.2: the seats before the mover have played this round
+    p.turns.push_back(turns + (s < me ? 1 : 0));
+  absl::StatusOr<Game> game = Game::FromPosition(p, q.rules, 0, DiceSource::kManual);
+  if (game.ok() || q.turns >= 0) return game;
+  p.turns.clear();
+  return Game::FromPosition(p, q.rules, 0, DiceSource::kManual);
+}
+
+}  // namespace penk
