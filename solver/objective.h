@@ -4,8 +4,9 @@
 // instead for the probability that the final solitaire score is at least X:
 // the same backward induction (solver/solitaire_dp.h) with the finished
 // position worth 1 if its score reaches X and 0 otherwise, so every value of
-// such a table is a probability and its policy maximises P(score >= X)
-// (timpalpant's ScoreToBeat, Holderied's threshold objective).
+// such a table is a probability (to 1e-10, see Leaf) and its policy maximises
+// P(score >= X), then the score among equally likely actions (timpalpant's
+// ScoreToBeat, Holderied's threshold objective).
 #ifndef PENK_SOLVER_OBJECTIVE_H_
 #define PENK_SOLVER_OBJECTIVE_H_
 
@@ -24,10 +25,17 @@ struct Objective {
   int target = -1;
 
   bool is_target() const { return target >= 0; }
+  // Among actions that reach the target equally often, a player wants the
+  // higher score (once X is sure, play on for points, not at random): the
+  // target's leaf carries this much of the score as a tie-break. It moves a
+  // value by at most 1e-10, far below the 6 decimals shown, and still
+  // separates scores 0.0004 points apart at a probability near 1 (ulp 2.2e-16).
+  static constexpr double kScoreTieBreak = 1e-10 / kMaxTarget;
+
   // The value of a finished position of this score (the DP's leaf).
   double Leaf(int score) const {
     if (target < 0) return score;
-    return score >= target ? 1.0 : 0.0;
+    return (score >= target ? 1.0 : 0.0) + kScoreTieBreak * score;
   }
   bool operator==(const Objective&) const = default;
   bool operator<(const Objective& o) const { return target < o.target; }

@@ -12,6 +12,7 @@
 #include "absl/strings/str_split.h"
 #include "engine/dice_space.h"
 #include "engine/marking.h"
+#include "engine/score.h"
 #include "gtest/gtest.h"
 #include "tests/penk_process.h"
 #include "solver/advisor.h"
@@ -106,6 +107,60 @@ TEST_F(SolverCliTest, HintWithoutRerollsRanksMarkingsOrFailures) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("fail:"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("failure"), std::string::npos) << r.out;
+}
+
+// The target objective end to end (issue 13): a table built for P(score >=
+// X), its value, its hint, and the exact distribution of its policy, which
+// must give the same probability by forward propagation (an independent
+// computation) and at least the expected-score policy's.
+TEST_F(SolverCliTest, TargetObjectiveValueHintAndDistributionAgree) {
+  const Sheet sheet = *ParseSheet(kSheet);
+  Sheet full = sheet;
+  full.circled |= sheet.free();
+  const int target = (Score(sheet, Rules{}) + Score(full, Rules{})) / 2;
+  const std::string objective = absl::StrCat("target=", target);
+  const std::string path = *dir_ + "/t8_target.penktable";
+  Outcome r = Penk(absl::StrCat("tables build --max-free 8 --objective ", objective, " --out ", path));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("objective: " + objective), std::string::npos) << r.out;
+  absl::StatusOr<SolitaireTable> table = ReadTable(path, Rules{}, 0, Objective{target});
+  ASSERT_TRUE(table.ok()) << table.status();
+  const double p = *table->Value(sheet);
+  ASSERT_GT(p, 0.0);
+  ASSERT_LT(p, 1.0);
+
+  r = Penk(absl::StrCat("value --sheet ", kSheet, " --objective ", objective, " --table ", path));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Lines(r.out).back(), absl::StrFormat("value: %.6f", p));
+  // The expected-score table is refused for a target, and the reverse.
+  r = Penk(absl::StrCat("value --sheet ", kSheet, " --objective ", objective, T()));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("it is for objective mean, not " + objective), std::string::npos) << r.err;
+  r = Penk(absl::StrCat("value --sheet ", kSheet, " --table ", path));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("pass --objective " + objective), std::string::npos) << r.err;
+
+  r = Penk(absl::StrCat("hint --sheet ", kSheet, " --roll 1133J5 --json --objective ", objective,
+                        " --table ", path));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<RankedAction> ranked = *RankActions(*table, sheet, *ParseRoll("11335J"), 2);
+  EXPECT_NE(r.out.find(absl::StrFormat(R"("actions":[{"action":"%s","value":%.6f)",
+                                       FormatAction(ranked[0].action), ranked[0].value)),
+            std::string::npos)
+      << r.out;
+
+  r = Penk(absl::StrCat("distribution --sheet ", kSheet, " --policy ", objective,
+                        " --compare optimal --table ", path, " --compare-table ", *table_path_));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  double by_target = -1, by_mean = -1;
+  const std::string prefix = absl::StrCat("P(score >= ", target, "): ", objective, " ");
+  for (const std::string& line : Lines(r.out))
+    if (line.rfind(prefix, 0) == 0)
+      ASSERT_EQ(std::sscanf(line.c_str() + prefix.size(), "%lf, optimal %lf", &by_target, &by_mean), 2)
+          << line;
+  ASSERT_GE(by_target, 0) << r.out;
+  EXPECT_NEAR(by_target, p, 1e-6);
+  EXPECT_LE(by_mean, by_target + 1e-9) << "the target policy maximises P(score >= X)";
 }
 
 TEST_F(SolverCliTest, RefusalsAreOneLine) {

@@ -13,8 +13,10 @@
 #include "engine/marking.h"
 #include "engine/rng.h"
 #include "engine/score.h"
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "solver/advisor.h"
+#include "solver/objective.h"
 #include "solver/solitaire_dp.h"
 #include "solver/turn_solver.h"
 
@@ -37,7 +39,9 @@ Dice ToDice(const Counts& c) {
 
 class BruteForce {
  public:
-  explicit BruteForce(const Rules& rules) : rules_(rules) {
+  // `target` >= 0: the value of a finished sheet is 1 if its score reaches
+  // the target, else 0 (the target objective); -1: its score.
+  explicit BruteForce(const Rules& rules, int target = -1) : rules_(rules), target_(target) {
     // All rolls as count vectors, with probabilities from 6^6 sequences.
     std::map<int, int> seen;
     for (int seq = 0; seq < 46656; ++seq) {
@@ -50,7 +54,10 @@ class BruteForce {
 
   // R5.2: value at the start of a turn in solitaire.
   double Value(const Sheet& sheet) {
-    if (sheet.ClosedColumns() >= 2) return Score(sheet, rules_);
+    if (sheet.ClosedColumns() >= 2) {
+      const int score = Score(sheet, rules_);
+      return target_ < 0 ? score : score >= target_ ? 1.0 : 0.0;
+    }
     auto key = std::make_pair(sheet.circled, sheet.crossed);
     if (auto it = memo_.find(key); it != memo_.end()) return it->second;
     Turn turn(this, sheet);
@@ -131,6 +138,7 @@ class BruteForce {
   };
 
   Rules rules_;
+  int target_ = -1;
   std::vector<Counts> rolls_;
   std::vector<double> prob_;
   std::map<std::pair<uint32_t, uint32_t>, double> memo_;
@@ -185,6 +193,63 @@ TEST_F(SolverTest, LineMinVariantMatchesBruteForce) {
     Sheet s = RandomSolitaireSheet(rng, 4, i % 2 == 0);
     SCOPED_TRACE(FormatSheet(s));
     EXPECT_NEAR(*t.Value(s), bf.Value(s), 1e-9);
+  }
+}
+
+// The target objective (issue 13): the same induction with a 0/1 leaf, so the
+// values are the best probabilities of a final score of at least X. Targets
+// are taken between the sheet's score and its score with every free cell
+// circled, where the probability is neither 0 nor 1.
+TEST_F(SolverTest, TargetObjectiveMatchesBruteForce) {
+  Rng rng(29);
+  int strictly_between = 0;
+  for (int i = 0; i < 8; ++i) {
+    const int free = 4 + i % 3;
+    Sheet s = RandomSolitaireSheet(rng, free, i % 4 == 0);
+    Sheet full = s;
+    full.circled |= s.free();
+    const int low = Score(s, Rules{}), high = Score(full, Rules{});
+    const int target = low + (high - low) * (1 + i % 3) / 4;
+    SCOPED_TRACE(absl::StrCat(FormatSheet(s), " target ", target));
+    SolitaireTable t = BuildSolitaireTable(Rules{}, free, nullptr, 0, Objective{target});
+    EXPECT_EQ(t.objective().target, target);
+    BruteForce bf(Rules{}, target);
+    const double p = *t.Value(s);
+    EXPECT_NEAR(p, bf.Value(s), 2e-10);  // the tie-break moves values by at most 1e-10
+    EXPECT_GE(p, 0.0);
+    EXPECT_LE(p, 1.0 + 1e-10);
+    strictly_between += p > 1e-9 && p < 1 - 1e-9;
+    // The advisor ranks by the same probabilities: the best keep of a roll
+    // is worth exactly the brute force's value of holding that roll.
+    Dice roll = *ParseRoll("11335J");
+    std::vector<RankedAction> ranked = *RankActions(t, s, roll, 2);
+    EXPECT_NEAR(ranked.front().value, bf.RollValue(s, roll, 2), 2e-10);
+  }
+  EXPECT_GE(strictly_between, 4) << "the targets should make most probabilities non-trivial";
+}
+
+// The leaf of each objective, by hand.
+TEST(ObjectiveTest, LeafParseAndFormat) {
+  EXPECT_EQ(Objective{}.Leaf(37), 37.0);
+  EXPECT_NEAR(Objective{40}.Leaf(39), 0.0, 1e-10);
+  EXPECT_NEAR(Objective{40}.Leaf(40), 1.0, 1e-10);
+  EXPECT_EQ(Objective{0}.Leaf(0), 1.0);
+  // The tie-break: a higher score is worth more at equal reach, never more
+  // than reaching the target.
+  EXPECT_GT(Objective{40}.Leaf(41), Objective{40}.Leaf(40));
+  EXPECT_GT(Objective{40}.Leaf(40), Objective{40}.Leaf(39));
+  EXPECT_LT(Objective{190}.Leaf(189), Objective{0}.Leaf(0));  // missing never beats reaching
+  EXPECT_EQ(ParseObjective("target=150")->target, 150);
+  EXPECT_EQ(ParseObjective("mean")->target, -1);
+  EXPECT_EQ(ParseObjective("")->target, -1);
+  EXPECT_EQ(FormatObjective(Objective{150}), "target=150");
+  EXPECT_EQ(FormatObjective(Objective{}), "mean");
+  for (const char* bad : {"target=191", "target=-1", "target=", "target=1e2", "target=0150",
+                          "median", "target= 5", "TARGET=5"}) {
+    SCOPED_TRACE(bad);
+    absl::StatusOr<Objective> o = ParseObjective(bad);
+    ASSERT_FALSE(o.ok());
+    EXPECT_NE(o.status().message().find("expected mean or target=X"), absl::string_view::npos);
   }
 }
 

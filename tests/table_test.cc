@@ -105,6 +105,39 @@ TEST_F(TableFileTest, OtherVariantIsRefused) {
   ExpectRefused(ReadTable(path_, Rules{}, 0b101).status(), "blocked rows");
 }
 
+// A table of one objective is never read as another's (issue 13): its values
+// mean something else (probabilities, not scores).
+TEST_F(TableFileTest, OtherObjectiveIsRefused) {
+  ASSERT_TRUE(WriteTable(*table_, path_).ok());
+  ExpectRefused(ReadTable(path_, Rules{}, 0, Objective{150}).status(),
+                "it is for objective mean, not target=150 (pass --objective mean");
+  SolitaireTable target = BuildSolitaireTable(Rules{}, 4, nullptr, 0, Objective{150});
+  ASSERT_TRUE(WriteTable(target, path_).ok());
+  ExpectRefused(ReadTable(path_, Rules{}).status(), "it is for objective target=150, not mean");
+  ExpectRefused(ReadTable(path_, Rules{}, 0, Objective{151}).status(), "not target=151");
+  absl::StatusOr<SolitaireTable> back = ReadTable(path_, Rules{}, 0, Objective{150});
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->objective().target, 150);
+  EXPECT_TRUE(SameValues(back->values(), target.values()));
+  // An objective field no writer makes is damage, and an edited one fails the checksum.
+  TableHeader h;
+  h.line_min = 3;
+  h.penk_rows = 1;
+  h.state_count = target.values().size();
+  h.max_free = 4;
+  h.objective = 151;
+  h.checksum = TableChecksum(h, target.values());
+  TableHeader bad = h;
+  bad.objective = 500;
+  bad.checksum = TableChecksum(bad, target.values());
+  ASSERT_TRUE(WriteTableFile(bad, target.values(), path_).ok());
+  ExpectRefused(ReadTable(path_, Rules{}, 0, Objective{150}).status(), "names no objective");
+  bad = h;
+  bad.objective = 0;  // claims to be the expected-score table; checksum of the real header
+  ASSERT_TRUE(WriteTableFile(bad, target.values(), path_).ok());
+  ExpectRefused(ReadTable(path_, Rules{}).status(), "checksum");
+}
+
 TEST_F(TableFileTest, HeaderFieldsAreChecked) {
   TableHeader h;
   h.line_min = 3;
@@ -171,6 +204,10 @@ TEST(TablePathTest, VariantsAndBlockedRowsHaveTheirOwnFiles) {
   EXPECT_NE(DefaultTablePath(Rules{}), DefaultTablePath(two));
   EXPECT_NE(DefaultTablePath(Rules{}), DefaultTablePath(Rules{}, 1));
   EXPECT_NE(DefaultTablePath(Rules{}, 0b101).find("blocked=13"), std::string::npos);
+  EXPECT_NE(DefaultTablePath(Rules{}), DefaultTablePath(Rules{}, 0, Objective{150}));
+  EXPECT_NE(DefaultTablePath(Rules{}, 0, Objective{150}), DefaultTablePath(Rules{}, 0, Objective{15}));
+  EXPECT_NE(DefaultTablePath(Rules{}, 0b101, Objective{150}).find("blocked=13_target=150"),
+            std::string::npos);
 }
 
 }  // namespace

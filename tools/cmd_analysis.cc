@@ -41,15 +41,16 @@ constexpr double kPercentiles[] = {1, 5, 10, 25, 50, 75, 90, 95, 99};
 
 // The table for the sheet's rule variant and blocked rows (rows crossed by
 // opponents' PENKs, R4.2; none in solitaire), as `penk value` and `penk hint`.
-SolitaireTable TableForSheet(const Sheet& sheet, const Rules& rules, const std::string& path) {
+SolitaireTable TableForSheet(const Sheet& sheet, const Rules& rules, const std::string& path,
+                             Objective objective = {}) {
   SolitairePosition position = OrFail(PositionOfSheet(sheet));
-  return OrFail(LoadOrBuildTable(rules, path, position.blocked_rows));
+  return OrFail(LoadOrBuildTable(rules, path, position.blocked_rows, objective));
 }
 
 // ---------------------------------------------------------------- strategy
 
 struct StrategyArgs {
-  std::string sheet = kEmptySheet, rules, table, format = "md";
+  std::string sheet = kEmptySheet, rules, table, format = "md", objective;
   int rerolls = 2;
 };
 
@@ -58,17 +59,25 @@ void RunStrategy(const StrategyArgs& a) {
   Rules rules = OrFail(ParseRules(a.rules));
   if (a.format != "md" && a.format != "csv" && a.format != "json")
     throw UsageError{absl::StrCat("--format must be md, csv or json; got ", QuotedInput(a.format))};
-  SolitaireTable table = TableForSheet(sheet, rules, a.table);
+  const Objective objective = OrFail(ParseObjective(a.objective));
+  SolitaireTable table = TableForSheet(sheet, rules, a.table, objective);
   StrategyTable t = OrFail(MakeStrategyTable(table, sheet, a.rerolls));
   if (a.format == "csv") {
     std::fputs(StrategyCsv(t).c_str(), stdout);
   } else if (a.format == "json") {
     std::fputs(StrategyJson(t, FormatRules(rules)).c_str(), stdout);
   } else {
-    std::printf("Sheet `%s`, rules `%s`, %d reroll%s left. Value of the position at the start "
+    std::printf("Sheet `%s`, rules `%s`, %d reroll%s left. %s of the position at the start "
                 "of the turn: %.4f.\n\n",
                 FormatSheet(sheet).c_str(), FormatRules(rules).c_str(), a.rerolls,
-                a.rerolls == 1 ? "" : "s", t.value);
+                a.rerolls == 1 ? "" : "s",
+                objective.is_target()
+                    ? absl::StrCat("Objective `", FormatObjective(objective),
+                                   "`: values are probabilities of a final score of at least ",
+                                   objective.target, ". Value")
+                          .c_str()
+                    : "Value",
+                t.value);
     std::fputs(StrategyMarkdown(t).c_str(), stdout);
   }
 }
@@ -194,29 +203,42 @@ std::string ScoreSvg(const ScoreDistribution& d, const std::string& title,
 }
 
 struct DistributionArgs {
-  std::string sheet = kEmptySheet, rules, table, policy = "optimal", svg, at_least, compare;
+  std::string sheet = kEmptySheet, rules, table, policy = "optimal", svg, at_least, compare,
+      compare_table;
   bool json = false;
   int64_t simulate = 0;
   uint64_t seed = 1;
 };
 
-bool IsGreedy(const std::string& policy) {
-  if (policy != "optimal" && policy != "greedy")
-    throw UsageError{absl::StrCat("--policy must be optimal or greedy; got ", QuotedInput(policy))};
-  return policy == "greedy";
+// The objective a table-driven policy plays for: "optimal" is the expected
+// score, "target=X" the probability of reaching X; nullopt for "greedy".
+std::optional<Objective> PolicyObjective(const std::string& policy) {
+  if (policy == "greedy") return std::nullopt;
+  if (policy == "optimal") return Objective{};
+  absl::StatusOr<Objective> o = ParseObjective(policy);
+  if (policy.rfind("target=", 0) == 0 && o.ok()) return *o;
+  throw UsageError{absl::StrCat("--policy must be optimal, greedy or target=X (X in 0..",
+                                kMaxTarget, "); got ", QuotedInput(policy))};
 }
+bool IsGreedy(const std::string& policy) { return !PolicyObjective(policy).has_value(); }
 
 // The exact distribution of `policy` on `sheet`; the table is loaded (or
-// built) only for the optimal policy, into `table`.
+// built) only for a table-driven policy, into `table` (the expected-score
+// table is kept there for `value (table)`; a target table only when the
+// policy is the command's own).
 ScoreDistribution Distribution(const Sheet& sheet, const Rules& rules, const std::string& policy,
                                const std::string& table_path,
                                std::optional<SolitaireTable>& table) {
-  if (IsGreedy(policy)) {
+  const std::optional<Objective> objective = PolicyObjective(policy);
+  if (!objective) {
     std::unique_ptr<TurnPolicy> p = GreedyPolicy(rules, OrFail(PositionOfSheet(sheet)).blocked_rows);
     return OrFail(PropagateScores(sheet, rules, *p));
   }
-  if (!table) table = TableForSheet(sheet, rules, table_path);
-  return OrFail(OptimalScoreDistribution(*table, sheet));
+  if (table && table->objective() == *objective) return OrFail(OptimalScoreDistribution(*table, sheet));
+  SolitaireTable own = TableForSheet(sheet, rules, table_path, *objective);
+  ScoreDistribution d = OrFail(OptimalScoreDistribution(own, sheet));
+  if (!table) table = std::move(own);
+  return d;
 }
 
 void RunDistribution(const DistributionArgs& a) {
@@ -228,8 +250,21 @@ void RunDistribution(const DistributionArgs& a) {
   std::optional<SolitaireTable> table;
   const ScoreDistribution d = Distribution(sheet, rules, a.policy, a.table, table);
   std::optional<ScoreDistribution> other;
-  if (!a.compare.empty()) other = Distribution(sheet, rules, a.compare, a.table, table);
+  if (!a.compare.empty()) {
+    // The compared policy's own file when it plays by another table.
+    std::optional<SolitaireTable> none;
+    other = a.compare_table.empty()
+                ? Distribution(sheet, rules, a.compare, a.table, table)
+                : Distribution(sheet, rules, a.compare, a.compare_table, none);
+  }
   if (thresholds.empty()) thresholds = DefaultThresholds(d);
+  // A target policy is judged by P(score >= its target): always shown.
+  for (const std::string* p : {&a.policy, &a.compare})
+    if (!p->empty())
+      if (std::optional<Objective> o = PolicyObjective(*p); o && o->is_target() &&
+          std::find(thresholds.begin(), thresholds.end(), o->target) == thresholds.end())
+        thresholds.push_back(o->target);
+  std::sort(thresholds.begin(), thresholds.end());
   if (!a.svg.empty()) {
     std::string title = absl::StrFormat("PENK solitaire from %s (%s): exact final score distribution",
                                         FormatSheet(sheet), FormatRules(rules));
@@ -274,7 +309,13 @@ void RunDistribution(const DistributionArgs& a) {
     std::printf("most likely score: %d (%.6f); highest possible: %d (%.3g)\n", mode, d.pmf[mode],
                 top, d.pmf[top]);
     std::printf("mean: %.6f\n", d.Mean());
-    if (table && !greedy) std::printf("value (table): %.6f\n", OrFail(table->Value(sheet)));
+    if (table && !greedy && table->objective() == *PolicyObjective(a.policy)) {
+      if (table->objective().is_target())
+        std::printf("P(score >= %d) (table): %.6f\n", table->objective().target,
+                    OrFail(table->Value(sheet)));
+      else
+        std::printf("value (table): %.6f\n", OrFail(table->Value(sheet)));
+    }
     std::printf("sd: %.6f\n", d.StdDev());
     std::printf("expected turns: %.4f\nexpected failure turns: %.4f\n", d.ExpectedTurns(),
                 d.ExpectedFailures());
@@ -282,9 +323,13 @@ void RunDistribution(const DistributionArgs& a) {
     for (double p : kPercentiles) std::printf(" %g%%:%d", p, d.Percentile(p / 100));
     std::printf("\n");
     for (int x : thresholds) std::printf("P(score >= %d): %.6f\n", x, d.AtLeast(x));
-    if (other)
+    if (other) {
       std::printf("%s: mean %.6f, sd %.6f; difference of means %.6f\n", a.compare.c_str(),
                   other->Mean(), other->StdDev(), d.Mean() - other->Mean());
+      for (int x : thresholds)
+        std::printf("P(score >= %d): %s %.6f, %s %.6f\n", x, a.policy.c_str(), d.AtLeast(x),
+                    a.compare.c_str(), other->AtLeast(x));
+    }
   }
   if (a.simulate > 0) {
     if (!greedy && !table) table = TableForSheet(sheet, rules, a.table);
@@ -404,20 +449,26 @@ void RegisterAnalysisCommands(CLI::App& app) {
   s->add_option("--format", strategy->format, "md, csv or json")->default_str("md");
   AddRulesOption(s, &strategy->rules);
   s->add_option("--table", strategy->table, "table file (default: built on first use)");
+  AddObjectiveOption(s, &strategy->objective);
   s->callback([strategy] { RunStrategy(*strategy); });
 
   auto dist = std::make_shared<DistributionArgs>();
   CLI::App* d = app.add_subcommand(
       "distribution", "exact distribution of the final solitaire score (forward propagation)");
   d->add_option("--sheet", dist->sheet, "sheet in R7.3 notation")->default_str(kEmptySheet);
-  d->add_option("--policy", dist->policy, "optimal (the table) or greedy (the greedy bot)")
+  d->add_option("--policy", dist->policy,
+                "optimal (the table), greedy (the greedy bot) or target=X (the policy that "
+                "maximises P(score >= X))")
       ->default_str("optimal");
   d->add_flag("--json", dist->json, "one JSON object: mean, sd, pmf, percentiles, ...");
   d->add_option("--at-least", dist->at_least,
                 "scores X for P(score >= X), comma-separated (default: multiples of 10)");
   d->add_option("--svg", dist->svg, "also write a bar chart of the distribution to FILE");
   d->add_option("--compare", dist->compare,
-                "another policy (optimal or greedy) to compare, also drawn in the SVG");
+                "another policy (optimal, greedy or target=X) to compare, also drawn in the SVG");
+  d->add_option("--compare-table", dist->compare_table,
+                "table file of the --compare policy, only read (default: --table, or the "
+                "table folder's)");
   d->add_option("--simulate", dist->simulate,
                 "also play N seeded games on the real sheet as a Monte Carlo check")
       ->check(CLI::NonNegativeNumber);
