@@ -54,6 +54,7 @@ void RegisterSolverCommands(CLI::App& app);
 void RegisterSimulate(CLI::App& app);
 void RegisterAnalysisCommands(CLI::App& app);
 void RegisterEngine(CLI::App& app);
+void RegisterServe(CLI::App& app);
 
 }  // namespace penk::cli
 
