@@ -318,7 +318,10 @@ function scheduleAi() {
   app.aiTimer = setTimeout(() => guard(async () => {
     if (app.state !== s) return;
     const r = await engine.request('best_action', { game: s.game, apply: true });
-    const verb = s.phase === 'keep' ? (r.action.length === 6 || r.action === 'stop' ? 'stops' : `keeps ${r.action}`) : `marks ${r.action}`;
+    const verb = s.phase === 'keep' ? (r.action.length === 6 || r.action === 'stop' ? 'stops'
+                                       : r.action === '-' ? 'rerolls all' : `keeps ${r.action}`)
+               : r.action.startsWith('fail:') ? `fails and crosses column ${r.action.slice(5)}`
+               : `circles ${r.action}`;
     const line = `P${r.player + 1} ${r.level} ${verb}`;
     show(r.state);
     $('ai-note').textContent = line;

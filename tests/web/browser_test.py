@@ -386,11 +386,11 @@ class Page(unittest.TestCase):
         self.click('#an-sheet td[data-face="2"][data-size="2"]')
         sheet = 'ooo.o/.oo.x/....x/..o.x/....x'
         self.assertEqual(self.el('#an-sheet-text').get_attribute('value'), sheet)
-        self.el('#an-roll').send_keys('3335JJ')
+        self.el('#an-roll').send_keys('12345!')
         Select(self.el('#an-rerolls')).select_by_value('0')
         self.click('#an-rank')
         cli = json.loads(subprocess.run(
-            [ARGS.penk, 'hint', '--json', '--sheet', sheet, '--roll', '3335JJ', '--rerolls', '0'],
+            [ARGS.penk, 'hint', '--json', '--sheet', sheet, '--roll', '12345J', '--rerolls', '0'],
             check=True, capture_output=True, text=True).stdout)
         self.wait_for(lambda d: len(self.els('#an-table tr')) == len(cli['actions']) + 1, 'the ranking')
         rows = self.els('#an-table tr')[1:]
@@ -402,8 +402,22 @@ class Page(unittest.TestCase):
                                           capture_output=True, text=True).stdout or 'null')
         if isinstance(value, dict) and 'value' in value:
             self.assertIn(f'{value["value"]:.2f}', self.el('#an-value').text)
+        self.assertGreater(len(cli['actions']), 2)
         self.assertEqual(self.error_text(), '')
         self.shot('analysis')
+        # The opening table: every roll of the empty sheet, best keep first.
+        self.click('#an-empty')
+        Select(self.el('#an-rerolls')).select_by_value('2')
+        self.click('#an-opening')
+        self.wait_for(lambda d: len(self.els('#an-table tr')) == 463, 'the 462 rolls')
+        for row in self.els('#an-table tr')[1:][::97]:
+            cells = [c.text for c in row.find_elements(By.TAG_NAME, 'td')]
+            cli = json.loads(subprocess.run(
+                [ARGS.penk, 'hint', '--json', '--roll', cells[0], '--rerolls', '2', '--top', '2'],
+                check=True, capture_output=True, text=True).stdout)['actions']
+            self.assertEqual(cells[1], cli[0]['action'], cells[0])
+            self.assertEqual(cells[2], f'{cli[0]["value"]:.4f}', cells[0])
+            self.assertEqual(cells[3], cli[1]['action'], cells[0])
         # A bad roll is an error in words, and the page goes on.
         self.el('#an-roll').clear()
         self.el('#an-roll').send_keys('3335J')
