@@ -150,28 +150,27 @@ class Page(unittest.TestCase):
 
     def dom_sheets(self):
         """Each player's sheet as the page draws it: R7.3 text, crossings,
-        row and column scores, total, read from the cells' classes."""
-        out = []
-        for card in self.els('#sheets .player'):
-            rows, by = [], []
-            for k in range(1, 6):
-                row, brow = '', ''
-                for v in range(1, 6):
-                    td = card.find_element(By.CSS_SELECTOR, f'td[data-face="{v}"][data-size="{k}"]')
-                    cls = td.get_attribute('class').split()
-                    row += 'o' if 'circled' in cls else 'x' if 'crossed' in cls else '.'
-                    brow += td.get_attribute('data-by') or ('f' if 'failure' in cls else '.')
-                rows.append(row)
-                by.append(brow)
-            out.append({
-                'sheet': '/'.join(rows),
-                'penk_by': '/'.join(by),
-                'row_scores': [int(t.text) for t in card.find_elements(By.CSS_SELECTOR, '.row-score')],
-                'column_scores': [int(t.text) for t in card.find_elements(By.CSS_SELECTOR, '.col-score')],
-                'score': int(card.find_element(By.CSS_SELECTOR, '.total').text),
-                'closed': [int(th.text) for th in card.find_elements(By.CSS_SELECTOR, 'th.closed')],
-            })
-        return out
+        row and column scores, total, closed columns, read from the cells'
+        classes and texts (one script call: the DOM, not the page's state)."""
+        return self.driver.execute_script('''
+          return [...document.querySelectorAll('#sheets .player')].map((card) => {
+            const rows = [], by = [];
+            for (let k = 1; k <= 5; k++) {
+              let row = '', brow = '';
+              for (let v = 1; v <= 5; v++) {
+                const td = card.querySelector(`td[data-face="${v}"][data-size="${k}"]`);
+                const c = td.classList;
+                row += c.contains('circled') ? 'o' : c.contains('crossed') ? 'x' : '.';
+                brow += td.dataset.by || (c.contains('failure') ? 'f' : '.');
+              }
+              rows.push(row);
+              by.push(brow);
+            }
+            const ints = (sel) => [...card.querySelectorAll(sel)].map((e) => Number(e.textContent));
+            return {sheet: rows.join('/'), penk_by: by.join('/'), row_scores: ints('.row-score'),
+                    column_scores: ints('.col-score'), score: ints('.total')[0],
+                    closed: ints('th.closed')};
+          });''')
 
     def assert_page_matches(self, state, when):
         page = self.dom_sheets()
@@ -373,6 +372,58 @@ class Page(unittest.TestCase):
             else:
                 self.click(f'#legal button[data-action="{s["legal_actions"][0]}"]')
                 self.wait_for(lambda d: (self.page_state() or {}).get('phase') == 'keep', 'next turn')
+
+    def test_coach_with_opponents(self):
+        """Against greedy: the advisor ranks by win chance as `penk hint
+        --opponent` does, and the coach flags exactly the decisions that lose
+        win chance against that ranking (threshold 0), listed at the end."""
+        self.new_game(['human', 'greedy'], 8)
+        self.click('#advisor-on')
+        self.click('#coach-on')
+        self.el('#coach-threshold').clear()
+        self.el('#coach-threshold').send_keys('0')
+        flagged = 0
+        checked = 0
+        while True:
+            s = self.wait_human_or_over()
+            if s['phase'] == 'over':
+                break
+            self.wait_for(lambda d: len(self.els('#advisor-table tr')) > 1, 'the advisor')
+            sheets = self.dom_sheets()
+            action = 'stop' if s['phase'] == 'keep' else s['legal_actions'][-1]
+            if checked < 4:
+                cli = json.loads(subprocess.run(
+                    [ARGS.penk, 'hint', '--json', '--sheet', sheets[0]['sheet'], '--roll', s['dice'],
+                     '--rerolls', str(s['rerolls_left']), '--opponent', sheets[1]['sheet'], '--seat', '1',
+                     '--turn', str(s['players'][0]['turns'])] + (['--last-round'] if s['last_round'] else []),
+                    check=True, capture_output=True, text=True).stdout)['actions']
+                head = [th.text for th in self.els('#advisor-table th')]
+                self.assertEqual(head[-1], 'win chance')
+                best = self.el('#advisor-table tr.best')
+                self.assertEqual(best.get_attribute('data-action'), cli[0]['action'])
+                chosen = s['dice'] if action == 'stop' else action
+                loss = 100 * (cli[0]['win'] - next(a['win'] for a in cli if a['action'] == chosen))
+                checked += 1
+            else:
+                loss = None
+            if action == 'stop':
+                self.click('#stop')
+            elif action.startswith('fail:'):
+                self.click(f'#failure button[data-action="{action}"]')
+            else:
+                self.click(f'#legal button[data-action="{action}"]')
+            self.wait_for(lambda d: self.page_state() and self.page_state()['undo_steps'] > s['undo_steps'],
+                          'the decision')
+            shown = self.error_text().startswith('Coach:')
+            if loss is not None:
+                self.assertEqual(shown, loss > 0, f'coach on {action} losing {loss}')
+            if shown:
+                flagged += 1
+                self.click('#error-close')
+        self.assertGreater(checked, 0)
+        items = self.els('#coach-report li')
+        self.assertEqual(len(items), flagged)
+        self.shot('coach_report')
 
     def test_analysis(self):
         self.open()
