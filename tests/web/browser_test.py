@@ -337,8 +337,8 @@ class Page(unittest.TestCase):
         self.assertNotEqual(before[0]['sheet'], '...../...../...../...../.....')
         self.click('#undo')
         # Back to the human's marking of round 1 (greedy's moves taken back too).
-        self.wait_for(lambda d: (self.page_state() or {}).get('phase') == 'mark' and
-                      self.page_state()['round'] == 1, 'the undone marking')
+        self.wait_for(lambda d: (lambda st: st and (st['phase'], st['round']) == ('mark', 1))(self.page_state()),
+                      'the undone marking')
         after = self.dom_sheets()
         self.assertEqual(after[0]['sheet'], '...../...../...../...../.....')
         self.assertEqual(after[1]['sheet'], '...../...../...../...../.....')
@@ -412,7 +412,7 @@ class Page(unittest.TestCase):
                 self.click(f'#failure button[data-action="{action}"]')
             else:
                 self.click(f'#legal button[data-action="{action}"]')
-            self.wait_for(lambda d: self.page_state() and self.page_state()['undo_steps'] > s['undo_steps'],
+            self.wait_for(lambda d: (self.page_state() or {}).get('undo_steps', -1) > s['undo_steps'],
                           'the decision')
             shown = self.error_text().startswith('Coach:')
             if loss is not None:
