@@ -299,7 +299,9 @@ async function guard(fn) {
 function decide(action) {
   return guard(async () => {
     const s = app.state;
-    if ($('coach-on').checked) await coach(s, action);
+    // The coach's failure (e.g. a table missing under --no-build) is shown
+    // but never stops the player's decision.
+    if ($('coach-on').checked) await coach(s, action).catch(showError);
     show(await engine.request('apply', { game: s.game, action }));
   });
 }
@@ -415,7 +417,6 @@ async function coach(s, action) {
     showError(new Error(`Coach: ${actionWords(canonical, s)} loses ${loss.toFixed(2)} ${byWin ? 'points of win chance' : 'points'} against ${actionWords(best.action, s)}`));
   }
 }
-$('coach-on').onchange = () => { if ($('coach-on').checked) $('advisor-on').checked = $('advisor-on').checked; };
 
 // ---- history and result ----
 
