@@ -270,6 +270,20 @@ TEST(Server, StopClosesOpenConnections) {
   EXPECT_TRUE(ec);
 }
 
+// The server's connections share one table cache, so its cap holds for the
+// whole server: a session given one uses it instead of making its own.
+TEST(Server, SessionsUseTheSharedTableCache) {
+  auto shared = std::make_shared<TableCache>(InMemoryTableLoader(), 3 << 20);
+  protocol::SessionOptions options;
+  options.shared_tables = shared;
+  protocol::Session a(options), b(options);
+  EXPECT_EQ(a.tables().get(), shared.get());
+  EXPECT_EQ(b.tables().get(), shared.get());
+  EXPECT_EQ(a.tables()->cap_bytes(), size_t{3} << 20);
+  protocol::Session own{protocol::SessionOptions{}};
+  EXPECT_NE(own.tables().get(), shared.get());
+}
+
 TEST(Server, RefusesAHostThatIsNotAnAddress) {
   ServerOptions options;
   options.host = "localhost:80";
