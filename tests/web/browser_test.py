@@ -214,7 +214,15 @@ class Page(unittest.TestCase):
         self.shot('setup_phone')
         width = self.driver.execute_script('return document.documentElement.scrollWidth')
         self.assertLessEqual(width, 390, 'the page fits a phone-sized screen')
-        self.driver.set_window_size(1200, 1000)
+        try:
+            self.new_game(['human', 'greedy', 'greedy'], 12)
+            self.click('#stop')
+            self.wait_for(lambda d: (self.page_state() or {}).get('phase') == 'mark', 'the mark phase')
+            width = self.driver.execute_script('return document.documentElement.scrollWidth')
+            self.assertLessEqual(width, 390, 'a game fits a phone-sized screen')
+            self.shot('game_phone')
+        finally:
+            self.driver.set_window_size(1200, 1000)
 
     def test_game_vs_expert(self):
         seed = 20261130
