@@ -114,8 +114,10 @@ std::vector<std::string> SeatsOrThrow(const std::vector<std::string>& names,
 
 Session::Session(SessionOptions options)
     : options_(std::move(options)),
-      tables_(std::make_shared<TableCache>(FileTableLoader(options_.table_dir, options_.allow_build),
-                                           options_.table_cache_mb << 20)) {}
+      tables_(options_.shared_tables
+                  ? options_.shared_tables
+                  : std::make_shared<TableCache>(FileTableLoader(options_.table_dir, options_.allow_build),
+                                                 options_.table_cache_mb << 20)) {}
 
 void Session::SetAllowBuild(bool allow) {
   options_.allow_build = allow;

@@ -76,6 +76,11 @@ struct SessionOptions {
   bool allow_build = true;
   // Memory cap of the session's table cache (least recently used evicted).
   size_t table_cache_mb = TableCache::kDefaultCapMegabytes;
+  // If set, the session uses this cache (thread-safe) instead of one of its
+  // own, and table_dir, allow_build and table_cache_mb are its owner's
+  // business: `penk serve` gives all its connections one cache, so the memory
+  // cap holds for the whole server, not per connection.
+  std::shared_ptr<TableCache> shared_tables;
   // Distinct AI levels one game may ask best_action for (each keeps a
   // player with its caches); one more is refused with `limit`.
   size_t max_bots_per_game = kMaxBotsPerGame;

@@ -58,6 +58,7 @@ void RegisterSimulate(CLI::App& app);
 void RegisterMatch(CLI::App& app);
 void RegisterAnalysisCommands(CLI::App& app);
 void RegisterEngine(CLI::App& app);
+void RegisterServe(CLI::App& app);
 
 }  // namespace penk::cli
 

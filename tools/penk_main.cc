@@ -47,6 +47,7 @@ int main(int argc, char** argv) {
   penk::cli::RegisterSimulate(app);
   penk::cli::RegisterMatch(app);
   penk::cli::RegisterEngine(app);
+  penk::cli::RegisterServe(app);
   penk::cli::RegisterAnalysisCommands(app);
   // CLI11 would only say "a subcommand is required"; name the unknown word.
   const std::vector<CLI::App*> commands =

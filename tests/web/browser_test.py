@@ -1,0 +1,503 @@
+#!/usr/bin/python3
+"""The web app in a real browser (issue 12, docs/WEB.md).
+
+Headless Chromium, driven by Selenium (Debian's chromium, chromium-driver and
+python3-selenium; run with /usr/bin/python3, which sees python3-selenium),
+plays on the page of `penk serve` by clicking, as a player would. Every check
+is against an independent source: a `penk engine` process replaying the same
+decisions (same seed, same dice) or the `penk hint` command.
+
+    browser_test.py --penk build/penk --shots build/web_screens CASE
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+ARGS = None
+
+
+class Engine:
+    """A `penk engine` process: the independent replica of the page's game."""
+
+    def __init__(self, penk):
+        self.proc = subprocess.Popen([penk, 'engine'], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, text=True)
+
+    def call(self, cmd, **fields):
+        self.proc.stdin.write(json.dumps({'cmd': cmd, **fields}) + '\n')
+        self.proc.stdin.flush()
+        reply = json.loads(self.proc.stdout.readline())
+        if 'error' in reply:
+            raise AssertionError(f'engine refused {cmd} {fields}: {reply["error"]}')
+        return reply['result']
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait(timeout=30)
+
+
+class Page(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.server = subprocess.Popen([ARGS.penk, 'serve', '--port', '0'], stderr=subprocess.PIPE,
+                                      text=True)
+        line = cls.server.stderr.readline()
+        m = re.search(r'http://127\.0\.0\.1:(\d+)', line)
+        if not m:
+            cls.server.kill()
+            raise RuntimeError(f'penk serve did not start: {line!r}')
+        cls.url = f'http://127.0.0.1:{m.group(1)}/'
+        cls.profile = tempfile.mkdtemp(prefix='penk_chromium_')
+        options = webdriver.ChromeOptions()
+        options.binary_location = '/usr/bin/chromium'
+        for flag in ('--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+                     '--disable-background-networking', '--disable-component-update', '--disable-sync',
+                     '--disable-dev-shm-usage', f'--user-data-dir={cls.profile}', '--window-size=1200,1000'):
+            options.add_argument(flag)
+        service = webdriver.ChromeService(executable_path='/usr/bin/chromedriver') \
+            if hasattr(webdriver, 'ChromeService') else None
+        cls.driver = webdriver.Chrome(options=options, service=service) if service \
+            else webdriver.Chrome(options=options)
+        os.makedirs(ARGS.shots, exist_ok=True)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.driver.quit()
+        cls.server.terminate()
+        cls.server.wait(timeout=30)
+        shutil.rmtree(cls.profile, ignore_errors=True)
+
+    # ---- helpers ----
+
+    def open(self):
+        self.driver.get(self.url)
+        self.wait_for(lambda d: d.execute_script('return document.body.dataset.ready === "1"'), 'page ready')
+
+    def wait_for(self, condition, what, timeout=120):
+        try:
+            return WebDriverWait(self.driver, timeout, poll_frequency=0.05).until(condition)
+        except TimeoutException:
+            self.shot('timeout')
+            raise AssertionError(f'timed out waiting for {what}; error shown: {self.error_text()!r}')
+
+    def el(self, css):
+        return self.driver.find_element(By.CSS_SELECTOR, css)
+
+    def els(self, css):
+        return self.driver.find_elements(By.CSS_SELECTOR, css)
+
+    def click(self, css):
+        self.driver.execute_script('arguments[0].scrollIntoView({block: "center"})', self.el(css))
+        self.el(css).click()
+
+    def shot(self, name):
+        self.driver.save_screenshot(os.path.join(ARGS.shots, f'{name}.png'))
+
+    def error_text(self):
+        box = self.el('#error')
+        return '' if box.get_attribute('hidden') is not None else self.el('#error-text').text
+
+    def page_state(self):
+        """The page's idea of the state: for waiting only, never for checking."""
+        return self.driver.execute_script('return window.penk.busy ? null : window.penk.state')
+
+    def wait_human_or_over(self):
+        def ready(d):
+            s = self.page_state()
+            if not s:
+                return False
+            if s['phase'] == 'over':
+                return s
+            if s['players'][s['current']]['seat'] == 'human' or s['phase'] == 'roll':
+                return s
+            return False
+        return self.wait_for(ready, 'a human decision or the end of the game')
+
+    def new_game(self, seats, seed, dice='engine'):
+        self.open()
+        while len(self.els('#seats select')) < len(seats):
+            self.click('#add-seat')
+        while len(self.els('#seats select')) > len(seats):
+            self.click('#remove-seat')
+        for i, seat in enumerate(seats):
+            Select(self.el(f'#seat-{i}')).select_by_value(seat)
+        self.el('#seed').clear()
+        self.el('#seed').send_keys(str(seed))
+        Select(self.el('#dice-source')).select_by_value(dice)
+        # Instant AI moves (the speed control is part of the game's panel).
+        self.driver.execute_script('document.getElementById("speed").value = "0"')
+        self.click('#new-game')
+        self.wait_for(lambda d: self.el('#play').get_attribute('hidden') is None, 'the game')
+
+    def wait_synced(self, state):
+        """Until the page shows the replica's step (same undo depth, phase, mover)."""
+        def same(d):
+            s = self.page_state()
+            return s and all(s.get(k) == state.get(k) for k in ('undo_steps', 'phase', 'current', 'dice'))
+        self.wait_for(same, f'the page at step {state["undo_steps"]} ({state["phase"]})')
+
+    def dom_sheets(self):
+        """Each player's sheet as the page draws it: R7.3 text, crossings,
+        row and column scores, total, closed columns, read from the cells'
+        classes and texts (one script call: the DOM, not the page's state)."""
+        return self.driver.execute_script('''
+          return [...document.querySelectorAll('#sheets .player')].map((card) => {
+            const rows = [], by = [];
+            for (let k = 1; k <= 5; k++) {
+              let row = '', brow = '';
+              for (let v = 1; v <= 5; v++) {
+                const td = card.querySelector(`td[data-face="${v}"][data-size="${k}"]`);
+                const c = td.classList;
+                row += c.contains('circled') ? 'o' : c.contains('crossed') ? 'x' : '.';
+                brow += td.dataset.by || (c.contains('failure') ? 'f' : '.');
+              }
+              rows.push(row);
+              by.push(brow);
+            }
+            const ints = (sel) => [...card.querySelectorAll(sel)].map((e) => Number(e.textContent));
+            return {sheet: rows.join('/'), penk_by: by.join('/'), row_scores: ints('.row-score'),
+                    column_scores: ints('.col-score'), score: ints('.total')[0],
+                    closed: ints('th.closed')};
+          });''')
+
+    def assert_page_matches(self, state, when):
+        page = self.dom_sheets()
+        self.assertEqual(len(page), len(state['players']), when)
+        for i, (p, e) in enumerate(zip(page, state['players'])):
+            self.assertEqual(p['sheet'], e['sheet'], f'{when}: sheet of P{i + 1}')
+            # crossings: the page marks PENK crossings by player and failures
+            want = re.sub(r'[?]', '.', e['crossings'])
+            self.assertEqual(p['penk_by'], want, f'{when}: crossings of P{i + 1}')
+            self.assertEqual(p['row_scores'], e['row_scores'], f'{when}: row scores of P{i + 1}')
+            self.assertEqual(p['column_scores'], e['column_scores'], f'{when}: column scores of P{i + 1}')
+            self.assertEqual(p['score'], e['score'], f'{when}: score of P{i + 1}')
+            self.assertEqual(p['closed'], e['closed_columns'], f'{when}: closed columns of P{i + 1}')
+
+    def dom_dice(self):
+        return ''.join(d.get_attribute('data-face') for d in self.els('#dice .die'))
+
+    def mark_by_clicking(self, state, action):
+        """Circles the cells of `action` on the mover's sheet, then Mark."""
+        for group in action.split('+'):
+            v, k = group.rstrip('J').split(':')
+            self.click(f'#player-{state["current"]} td[data-face="{v}"][data-size="{k}"]')
+        self.wait_for(lambda d: self.el('#mark').is_enabled(), f'Mark enabled for {action}', 10)
+        self.click('#mark')
+
+    # ---- the cases ----
+
+    def test_load(self):
+        self.open()
+        self.assertEqual(self.driver.title, 'PENK')
+        levels = [o.get_attribute('value') for o in self.els('#seat-1 option')]
+        hello = Engine(ARGS.penk)
+        try:
+            want = ['human'] + [l['name'] for l in hello.call('hello')['level_info']]
+        finally:
+            hello.close()
+        self.assertEqual(levels, want)
+        self.assertEqual(self.error_text(), '')
+        self.shot('setup')
+        self.driver.set_window_size(390, 844)  # a phone
+        self.shot('setup_phone')
+        width = self.driver.execute_script('return document.documentElement.scrollWidth')
+        self.assertLessEqual(width, 390, 'the page fits a phone-sized screen')
+        try:
+            self.new_game(['human', 'greedy', 'greedy'], 12)
+            self.click('#stop')
+            self.wait_for(lambda d: (self.page_state() or {}).get('phase') == 'mark', 'the mark phase')
+            width = self.driver.execute_script('return document.documentElement.scrollWidth')
+            self.assertLessEqual(width, 390, 'a game fits a phone-sized screen')
+            self.shot('game_phone')
+        finally:
+            self.driver.set_window_size(1200, 1000)
+
+    def test_game_vs_expert(self):
+        seed = 20261130
+        self.new_game(['human', 'expert'], seed)
+        replica = Engine(ARGS.penk)
+        try:
+            state = replica.call('new_game', players=['human', 'expert'], seed=seed)
+            turns = 0
+            shot_taken = False
+            while True:
+                page = self.wait_human_or_over()
+                # The replica plays the AI's decisions itself.
+                while state['phase'] != 'over' and state['players'][state['current']]['seat'] != 'human':
+                    state = replica.call('best_action', game=state['game'], apply=True)['state']
+                self.assert_page_matches(state, f'after turn {turns}')
+                if state['phase'] == 'over':
+                    break
+                self.assertEqual(self.dom_dice(), state['dice'], 'the dice shown')
+                # Keep phase: keep the first die once, then stop.
+                if state['rerolls_left'] == 2:
+                    self.click('#dice .die:first-child')
+                    keep = state['dice'][0]
+                    self.click('#reroll')
+                    state = replica.call('apply', game=state['game'], action=keep)
+                    self.wait_for(lambda d: (self.page_state() or {}).get('rerolls_left') == 1, 'the reroll')
+                    self.assertEqual(self.dom_dice(), state['dice'], 'the dice after the reroll')
+                self.click('#stop')
+                state = replica.call('apply', game=state['game'], action='stop')
+                self.wait_for(lambda d: (self.page_state() or {}).get('phase') == 'mark', 'the mark phase')
+                if not shot_taken and len(state['legal_actions']) > 3:
+                    self.shot('game_mark')
+                    shot_taken = True
+                # A marking by clicking cells (the last listed circles the
+                # most), or a failure by choosing a column.
+                action = state['legal_actions'][-1]
+                if action.startswith('fail:'):
+                    self.click(f'#failure button[data-action="{action}"]')
+                else:
+                    self.mark_by_clicking(state, action)
+                state = replica.call('apply', game=state['game'], action=action)
+                turns += 1
+                self.assertLess(turns, 60)
+            self.assertEqual(self.error_text(), '')
+            rows = self.els('#result-table tr')
+            self.assertEqual(len(rows), 3)
+            for i, p in enumerate(state['players']):
+                self.assertEqual(rows[i + 1].find_elements(By.TAG_NAME, 'td')[-1].text, str(p['score']))
+            self.assertGreater(len(self.els('#history li')), turns)
+            self.shot('game_over')
+        finally:
+            replica.close()
+
+    def test_physical_dice(self):
+        seed = 4
+        self.new_game(['human', 'greedy'], seed, dice='manual')
+        replica = Engine(ARGS.penk)
+        try:
+            state = replica.call('new_game', players=['human', 'greedy'], seed=seed, dice='manual')
+            # Turn 1 (human): 11335J, keep 11, an impossible roll refused, then 11222J.
+            self.wait_for(lambda d: self.el('#dice-entry').get_attribute('hidden') is None, 'dice entry')
+            self.el('#dice-input').send_keys('1 1 3 3 5 !')
+            self.click('#dice-submit')
+            state = replica.call('roll', game=state['game'], dice='11335J')
+            self.wait_for(lambda d: (self.page_state() or {}).get('phase') == 'keep', 'the keep phase')
+            self.assertEqual(self.dom_dice(), '11335J')
+            for n in (1, 2):  # each click redraws the dice
+                self.click(f'#dice .die:nth-child({n})')
+            self.click('#reroll')
+            state = replica.call('apply', game=state['game'], action='11')
+            self.wait_for(lambda d: (self.page_state() or {}).get('phase') == 'roll', 'the second roll')
+            self.assertIn('11', self.el('#dice-kept').text)
+            self.el('#dice-input').clear()
+            self.el('#dice-input').send_keys('234555')  # the kept 1s are not there (R2.2)
+            self.click('#dice-submit')
+            self.wait_for(lambda d: self.error_text() != '', 'the refusal')
+            self.assertIn('Not allowed now', self.error_text())
+            self.shot('physical_refused')
+            self.assertEqual(self.page_state()['phase'], 'roll', 'the refused roll changed nothing')
+            self.click('#error-close')
+            self.el('#dice-input').clear()
+            # Clicking faces: two 1s, three 2s and the jolly.
+            for face in '11222J':
+                self.click(f'#face-buttons .die[data-face="{face}"]')
+            self.click('#dice-submit')
+            state = replica.call('roll', game=state['game'], dice='11222J')
+            self.wait_synced(state)
+            self.click('#stop')
+            state = replica.call('apply', game=state['game'], action='stop')
+            self.wait_synced(state)
+            self.mark_by_clicking(state, '1:2+2:4')
+            state = replica.call('apply', game=state['game'], action='1:2+2:4')
+            # Turn 2 (greedy): the player rolls for it (the dice it kept and
+            # 3s), the AI decides.
+            while state['current'] == 1:
+                self.wait_synced(state)
+                dice = (state.get('kept', '').strip('-') + '333333')[:6]
+                self.el('#dice-input').clear()
+                self.el('#dice-input').send_keys(dice)
+                self.click('#dice-submit')
+                state = replica.call('roll', game=state['game'], dice=dice)
+                while state['phase'] in ('keep', 'mark') and state['current'] == 1:
+                    state = replica.call('best_action', game=state['game'], apply=True)['state']
+            self.wait_synced(state)
+            self.wait_for(lambda d: (self.page_state() or {}).get('current') == 0, "the human's turn again")
+            self.assert_page_matches(state, 'after the turn with physical dice')
+            self.assertEqual(self.error_text(), '')
+        finally:
+            replica.close()
+
+    def test_undo(self):
+        self.new_game(['human', 'greedy'], 99)
+        first = self.wait_human_or_over()
+        self.click('#stop')
+        self.wait_for(lambda d: (self.page_state() or {}).get('phase') == 'mark', 'the mark phase')
+        marked = self.page_state()
+        action = marked['legal_actions'][0]
+        self.click(f'#legal button[data-action="{action}"]')
+        self.wait_for(lambda d: (self.page_state() or {}).get('round') == 2, 'round 2')
+        before = self.dom_sheets()
+        self.assertNotEqual(before[0]['sheet'], '...../...../...../...../.....')
+        self.click('#undo')
+        # Back to the human's marking of round 1 (greedy's moves taken back too).
+        self.wait_for(lambda d: (lambda st: st and (st['phase'], st['round']) == ('mark', 1))(self.page_state()),
+                      'the undone marking')
+        after = self.dom_sheets()
+        self.assertEqual(after[0]['sheet'], '...../...../...../...../.....')
+        self.assertEqual(after[1]['sheet'], '...../...../...../...../.....')
+        self.assertEqual(self.dom_dice(), marked['dice'])
+        self.assertEqual(first['dice'], marked['dice'])
+        self.click('#undo')  # and the stop
+        self.wait_for(lambda d: (self.page_state() or {}).get('phase') == 'keep', 'the undone stop')
+        self.assertEqual(self.el('#rerolls').text.split(' —')[0], 'Rerolls left: 2')
+
+    def test_advisor_equals_penk_hint(self):
+        self.new_game(['human'], 31)
+        self.click('#advisor-on')
+        for step in range(3):
+            s = self.wait_human_or_over()
+            self.wait_for(lambda d: len(self.els('#advisor-table tr')) > 1, 'the advisor')
+            best = self.els('#advisor-table tr.best')
+            self.assertEqual(len(best), 1)
+            sheet = self.dom_sheets()[0]['sheet']
+            cli = json.loads(subprocess.run(
+                [ARGS.penk, 'hint', '--json', '--sheet', sheet, '--roll', self.dom_dice(),
+                 '--rerolls', str(s['rerolls_left']), '--top', '1'],
+                check=True, capture_output=True, text=True).stdout)
+            top = cli['actions'][0]
+            self.assertEqual(best[0].get_attribute('data-action'), top['action'], f'step {step}')
+            self.assertEqual(best[0].find_elements(By.TAG_NAME, 'td')[2].text, f'{top["value"]:.2f}')
+            if step == 0:
+                self.shot('advisor')
+            if s['phase'] == 'keep':
+                self.click('#stop')
+                self.wait_for(lambda d: (self.page_state() or {}).get('phase') == 'mark', 'mark')
+            else:
+                self.click(f'#legal button[data-action="{s["legal_actions"][0]}"]')
+                self.wait_for(lambda d: (self.page_state() or {}).get('phase') == 'keep', 'next turn')
+
+    def test_coach_with_opponents(self):
+        """Against greedy: the advisor ranks by win chance as `penk hint
+        --opponent` does, and the coach flags exactly the decisions that lose
+        win chance against that ranking (threshold 0), listed at the end."""
+        self.new_game(['human', 'greedy'], 8)
+        self.click('#advisor-on')
+        self.click('#coach-on')
+        self.el('#coach-threshold').clear()
+        self.el('#coach-threshold').send_keys('0')
+        flagged = 0
+        checked = 0
+        while True:
+            s = self.wait_human_or_over()
+            if s['phase'] == 'over':
+                break
+            self.wait_for(lambda d: len(self.els('#advisor-table tr')) > 1, 'the advisor')
+            sheets = self.dom_sheets()
+            action = 'stop' if s['phase'] == 'keep' else s['legal_actions'][-1]
+            if checked < 4:
+                cli = json.loads(subprocess.run(
+                    [ARGS.penk, 'hint', '--json', '--sheet', sheets[0]['sheet'], '--roll', s['dice'],
+                     '--rerolls', str(s['rerolls_left']), '--opponent', sheets[1]['sheet'], '--seat', '1',
+                     '--turn', str(s['players'][0]['turns'])] + (['--last-round'] if s['last_round'] else []),
+                    check=True, capture_output=True, text=True).stdout)['actions']
+                head = [th.text for th in self.els('#advisor-table th')]
+                self.assertEqual(head[-1], 'win chance')
+                best = self.el('#advisor-table tr.best')
+                self.assertEqual(best.get_attribute('data-action'), cli[0]['action'])
+                chosen = s['dice'] if action == 'stop' else action
+                loss = 100 * (cli[0]['win'] - next(a['win'] for a in cli if a['action'] == chosen))
+                checked += 1
+            else:
+                loss = None
+            if action == 'stop':
+                self.click('#stop')
+            elif action.startswith('fail:'):
+                self.click(f'#failure button[data-action="{action}"]')
+            else:
+                self.click(f'#legal button[data-action="{action}"]')
+            self.wait_for(lambda d: (self.page_state() or {}).get('undo_steps', -1) > s['undo_steps'],
+                          'the decision')
+            shown = self.error_text().startswith('Coach:')
+            if loss is not None:
+                self.assertEqual(shown, loss > 0, f'coach on {action} losing {loss}')
+            if shown:
+                flagged += 1
+                self.click('#error-close')
+        self.assertGreater(checked, 0)
+        items = self.els('#coach-report li')
+        self.assertEqual(len(items), flagged)
+        self.shot('coach_report')
+
+    def test_analysis(self):
+        self.open()
+        self.click('#tab-analysis')
+        sheet = 'ooo.o/..o.x/....x/..o.x/....x'  # R8 E3
+        box = self.el('#an-sheet-text')
+        box.clear()
+        box.send_keys(sheet + '\n')
+        self.driver.execute_script('document.getElementById("an-sheet-text").dispatchEvent(new Event("change"))')
+        # A click on a cell edits the sheet: (2,1) free -> circled.
+        self.click('#an-sheet td[data-face="2"][data-size="2"]')
+        sheet = 'ooo.o/.oo.x/....x/..o.x/....x'
+        self.assertEqual(self.el('#an-sheet-text').get_attribute('value'), sheet)
+        self.el('#an-roll').send_keys('12345!')
+        Select(self.el('#an-rerolls')).select_by_value('0')
+        self.click('#an-rank')
+        cli = json.loads(subprocess.run(
+            [ARGS.penk, 'hint', '--json', '--sheet', sheet, '--roll', '12345J', '--rerolls', '0'],
+            check=True, capture_output=True, text=True).stdout)
+        self.wait_for(lambda d: len(self.els('#an-table tr')) == len(cli['actions']) + 1, 'the ranking')
+        rows = self.els('#an-table tr')[1:]
+        for row, want in zip(rows, cli['actions']):
+            cells = row.find_elements(By.TAG_NAME, 'td')
+            self.assertEqual(cells[1].text, want['action'])
+            self.assertEqual(cells[2].text, f'{want["value"]:.4f}')
+        value = json.loads(subprocess.run([ARGS.penk, 'value', '--sheet', sheet, '--json'],
+                                          capture_output=True, text=True).stdout or 'null')
+        if isinstance(value, dict) and 'value' in value:
+            self.assertIn(f'{value["value"]:.2f}', self.el('#an-value').text)
+        self.assertGreater(len(cli['actions']), 2)
+        self.assertEqual(self.error_text(), '')
+        self.shot('analysis')
+        # The opening table: every roll of the empty sheet, best keep first.
+        self.click('#an-empty')
+        Select(self.el('#an-rerolls')).select_by_value('2')
+        self.click('#an-opening')
+        self.wait_for(lambda d: len(self.els('#an-table tr')) == 463, 'the 462 rolls')
+        for row in self.els('#an-table tr')[1:][::97]:
+            cells = [c.text for c in row.find_elements(By.TAG_NAME, 'td')]
+            cli = json.loads(subprocess.run(
+                [ARGS.penk, 'hint', '--json', '--roll', cells[0], '--rerolls', '2', '--top', '2'],
+                check=True, capture_output=True, text=True).stdout)['actions']
+            self.assertEqual(cells[1], cli[0]['action'], cells[0])
+            self.assertEqual(cells[2], f'{cli[0]["value"]:.4f}', cells[0])
+            self.assertEqual(cells[3], cli[1]['action'], cells[0])
+        # A bad roll is an error in words, and the page goes on.
+        self.el('#an-roll').clear()
+        self.el('#an-roll').send_keys('3335J')
+        self.click('#an-rank')
+        self.wait_for(lambda d: self.error_text() != '', 'the error')
+        self.assertIn('not possible', self.error_text())
+
+
+def main():
+    global ARGS
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--penk', required=True)
+    parser.add_argument('--shots', required=True, help='folder for the screenshots')
+    parser.add_argument('cases', nargs='*', help='test names, e.g. test_load (default: all)')
+    ARGS, rest = parser.parse_known_args()
+    names = [f'Page.{c}' for c in ARGS.cases] if ARGS.cases else None
+    suite = (unittest.defaultTestLoader.loadTestsFromNames(names, sys.modules[__name__]) if names
+             else unittest.defaultTestLoader.loadTestsFromTestCase(Page))
+    result = unittest.TextTestRunner(verbosity=2).run(suite)
+    sys.exit(0 if result.wasSuccessful() else 1)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,506 @@
+// The page: a new game, the sheets, the turn, AI seats step by step, the
+// advisor and coach, undo, history, the result; and the analysis view. All
+// game logic is the engine's (engine.js): the page only shows its state and
+// sends the player's decisions.
+import { Engine, describeError } from './engine.js';
+import { renderSheet, markingCells } from './sheet.js';
+import { dieElement, canonicalDice, normaliseDice } from './dice.js';
+import { setupAnalysis } from './analysis.js';
+
+const $ = (id) => document.getElementById(id);
+const engine = new Engine();
+
+const app = {
+  hello: null,
+  seats: ['human', 'expert'],
+  state: null,         // the engine's state of the game shown
+  keep: [],            // indices of the dice clicked to keep
+  selection: new Set(),// cells "v:k" clicked to circle
+  hints: null,         // the advisor's answer for the position shown
+  flagged: [],         // coach: decisions that lost more than the threshold
+  busy: false,
+  aiTimer: null,
+  entry: '',           // physical dice typed or clicked so far
+};
+// For tests and curious players: the state the page shows.
+window.penk = app;
+
+export function showError(err) {
+  $('error-text').textContent = describeError(err);
+  $('error').hidden = false;
+}
+$('error-close').onclick = () => { $('error').hidden = true; };
+
+engine.onclose = (why) => {
+  $('connection').textContent = 'disconnected';
+  $('connection').classList.add('bad');
+  showError(new Error(`${why}; reload the page to reconnect`));
+};
+
+// ---- new game ----
+
+function levelLabel(info) {
+  return info.name + (info.description ? ` — ${info.description}` : '');
+}
+
+function renderSeats() {
+  const box = $('seats');
+  box.replaceChildren();
+  app.seats.forEach((seat, i) => {
+    const label = document.createElement('label');
+    label.className = 'seat';
+    label.textContent = `Seat ${i + 1} `;
+    const select = document.createElement('select');
+    select.id = `seat-${i}`;
+    const options = [{ name: 'human', description: 'a player at this screen' }]
+      .concat(app.hello ? app.hello.level_info : []);
+    for (const info of options) {
+      const o = document.createElement('option');
+      o.value = info.name;
+      o.textContent = levelLabel(info);
+      select.appendChild(o);
+    }
+    select.value = seat;
+    select.onchange = () => { app.seats[i] = select.value; };
+    label.appendChild(select);
+    box.appendChild(label);
+  });
+  $('add-seat').disabled = app.seats.length >= 4;
+  $('remove-seat').disabled = app.seats.length <= 1;
+}
+$('add-seat').onclick = () => { if (app.seats.length < 4) app.seats.push('greedy'); renderSeats(); };
+$('remove-seat').onclick = () => { if (app.seats.length > 1) app.seats.pop(); renderSeats(); };
+
+function rulesText() {
+  const parts = [];
+  const lineMin = $('line-min').value;
+  const lines = $('penk-lines').value;
+  if (lineMin) parts.push(`line-min=${lineMin}`);
+  if (lines) parts.push(`penk-lines=${lines}`);
+  return parts.join(',');
+}
+
+$('new-game').onclick = () => guard(async () => {
+  const fields = { players: app.seats, rules: rulesText(), dice: $('dice-source').value };
+  const seed = $('seed').value.trim();
+  if (seed !== '') {
+    if (!/^\d+$/.test(seed)) throw new Error(`seed "${seed}" is not a whole number >= 0`);
+    fields.seed = Number(seed);
+  }
+  if (app.state) await engine.request('close_game', { game: app.state.game }).catch(() => {});
+  app.flagged = [];
+  const state = await engine.request('new_game', fields);
+  $('setup').hidden = true;
+  $('play').hidden = false;
+  show(state);
+});
+
+$('leave').onclick = () => {
+  stopAi();
+  $('setup').hidden = false;
+  $('play').hidden = true;
+};
+
+// ---- showing a state ----
+
+const isHuman = (state, p) => state.players[p].seat === 'human';
+const names = (state) => state.players.map((p, i) => `P${i + 1} ${p.seat}`);
+
+function show(state) {
+  app.state = state;
+  app.keep = [];
+  app.selection = new Set();
+  app.hints = null;
+  renderBoard();
+  renderTurn();
+  renderHistory();
+  renderResult();
+  refreshAdvice();
+  scheduleAi();
+}
+
+function legalCells(state) {
+  const cells = new Set();
+  if (state.phase !== 'mark') return cells;
+  for (const a of state.legal_actions) for (const c of markingCells(a)) cells.add(c);
+  return cells;
+}
+
+function renderBoard() {
+  const s = app.state;
+  const box = $('sheets');
+  box.replaceChildren();
+  const banner = $('banner');
+  banner.hidden = !s.last_round || s.phase === 'over';
+  banner.textContent = 'Last round: the game ends when this round is over (R5.2)';
+  const humanMarking = s.current !== null && s.phase === 'mark' && isHuman(s, s.current);
+  s.players.forEach((p, i) => {
+    const card = document.createElement('div');
+    card.className = 'player' + (i === s.current ? ' current' : '');
+    card.id = `player-${i}`;
+    const title = document.createElement('h3');
+    const won = s.winners && s.winners.includes(i);
+    title.textContent = `P${i + 1} ${p.seat}` + (i === s.current ? ' — to move' : '') + (won ? ' — winner' : '');
+    card.appendChild(title);
+    const mine = humanMarking && i === s.current;
+    card.appendChild(renderSheet(p, {
+      names: names(s),
+      highlight: mine ? legalCells(s) : null,
+      selected: mine ? app.selection : null,
+      onCell: mine ? clickCell : null,
+    }));
+    box.appendChild(card);
+  });
+}
+
+function renderTurn() {
+  const s = app.state;
+  const over = s.phase === 'over';
+  $('turn').hidden = false;
+  const mover = over ? null : s.players[s.current];
+  const human = !over && mover.seat === 'human';
+  $('turn-title').textContent = over ? 'Game over'
+    : `Round ${s.round}: P${s.current + 1} ${mover.seat}` + (s.phase === 'roll' ? ' — roll the dice' : '');
+  // dice
+  const dice = $('dice');
+  dice.replaceChildren();
+  if (s.dice) {
+    s.dice.split('').forEach((face, i) => {
+      const kept = app.keep.includes(i);
+      const onClick = human && s.phase === 'keep' ? () => toggleKeep(i) : null;
+      dice.appendChild(dieElement(face, { kept, onClick }));
+    });
+  }
+  $('rerolls').textContent = s.phase === 'keep' ? `Rerolls left: ${s.rerolls_left}` + (human ? ' — click dice to keep them' : '') : '';
+  $('keep-buttons').hidden = !(human && s.phase === 'keep');
+  $('reroll').textContent = app.keep.length ? 'Reroll the others' : 'Reroll all';
+  // physical dice: every seat's dice are rolled at the table
+  $('dice-entry').hidden = s.phase !== 'roll';
+  if (s.phase === 'roll') renderDiceEntry();
+  // marking
+  $('mark-panel').hidden = !(human && s.phase === 'mark');
+  if (human && s.phase === 'mark') renderMarkPanel();
+  $('ai-note').textContent = !over && !human && s.phase !== 'roll' ? `${mover.seat} is thinking…` : '';
+  $('undo').disabled = !s.undo_steps;
+}
+
+function toggleKeep(i) {
+  const at = app.keep.indexOf(i);
+  if (at >= 0) app.keep.splice(at, 1); else app.keep.push(i);
+  renderTurn();
+  renderAdvice();
+}
+
+function keptText() {
+  const dice = app.state.dice;
+  return app.keep.length ? canonicalDice(app.keep.map((i) => dice[i]).join('')) : '-';
+}
+
+$('reroll').onclick = () => decide(keptText());
+$('stop').onclick = () => decide('stop');
+
+function selectionText() {
+  return [...app.selection].map((c) => c.split(':').map(Number))
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]).map(([v, k]) => `${v}:${k}`).join('+');
+}
+
+function clickCell(v, k) {
+  const key = `${v}:${k}`;
+  if (!legalCells(app.state).has(key)) {
+    showError(new Error(`cell ${key} cannot be circled with these dice (R3.2-R3.3)`));
+    return;
+  }
+  if (app.selection.has(key)) app.selection.delete(key); else app.selection.add(key);
+  renderBoard();
+  renderMarkPanel();
+}
+
+function renderMarkPanel() {
+  const s = app.state;
+  const text = selectionText();
+  const legal = s.legal_actions.includes(text);
+  $('selection').textContent = text ? `Circle ${text}` + (legal ? '' : ' (not a legal marking yet)') : 'Click cells to circle, or choose below';
+  $('mark').disabled = !legal;
+  const failures = s.legal_actions.filter((a) => a.startsWith('fail:'));
+  const list = $('legal');
+  list.replaceChildren();
+  for (const a of s.legal_actions.filter((x) => !x.startsWith('fail:'))) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = a;
+    b.dataset.action = a;
+    b.onclick = () => decide(a);
+    list.appendChild(b);
+  }
+  $('legal-details').hidden = failures.length > 0;
+  const fail = $('failure');
+  fail.replaceChildren();
+  if (failures.length) {
+    const p = document.createElement('span');
+    p.textContent = 'No group can be formed: cross a column (R3.5) ';
+    fail.appendChild(p);
+    for (const a of failures) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = `column ${a.slice(5)}`;
+      b.dataset.action = a;
+      b.onclick = () => decide(a);
+      fail.appendChild(b);
+    }
+  }
+}
+$('mark').onclick = () => decide(selectionText());
+
+// ---- physical dice ----
+
+function renderDiceEntry() {
+  const kept = app.state.kept && app.state.kept !== '-' ? app.state.kept : '';
+  if (!app.entry.startsWith(kept) && kept) app.entry = kept;
+  $('dice-input').value = app.entry;
+  $('dice-kept').textContent = kept ? `Kept dice that must be among them: ${kept}` : 'Type the six dice on the table (J, j, ! or 6 for the jolly) or click the faces.';
+  const faces = $('face-buttons');
+  faces.replaceChildren();
+  for (const f of ['1', '2', '3', '4', '5', 'J']) {
+    faces.appendChild(dieElement(f, { onClick: () => {
+      app.entry = normaliseDice($('dice-input').value);
+      if (app.entry.length < 6) app.entry += f;
+      $('dice-input').value = app.entry;
+    } }));
+  }
+}
+$('dice-input').oninput = () => { app.entry = normaliseDice($('dice-input').value); };
+$('dice-input').onkeydown = (e) => { if (e.key === 'Enter') $('dice-submit').click(); };
+$('dice-clear').onclick = () => { app.entry = ''; $('dice-input').value = ''; };
+$('dice-submit').onclick = () => guard(async () => {
+  const dice = normaliseDice($('dice-input').value);
+  const state = await engine.request('roll', { game: app.state.game, dice });
+  app.entry = '';
+  show(state);
+});
+
+// ---- decisions ----
+
+// Every engine call goes through here: errors are shown in words and the
+// page stays usable.
+async function guard(fn) {
+  if (app.busy) return;
+  app.busy = true;
+  document.body.classList.add('busy');
+  try {
+    await fn();
+  } catch (err) {
+    showError(err);
+  } finally {
+    app.busy = false;
+    document.body.classList.remove('busy');
+  }
+}
+
+function decide(action) {
+  return guard(async () => {
+    const s = app.state;
+    // The coach's failure (e.g. a table missing under --no-build) is shown
+    // but never stops the player's decision.
+    if ($('coach-on').checked) await coach(s, action).catch(showError);
+    show(await engine.request('apply', { game: s.game, action }));
+  });
+}
+
+// ---- AI seats ----
+
+function stopAi() {
+  clearTimeout(app.aiTimer);
+  app.aiTimer = null;
+}
+
+function scheduleAi() {
+  stopAi();
+  const s = app.state;
+  if (!s || s.phase === 'over' || s.phase === 'roll' || isHuman(s, s.current) || $('pause').checked) return;
+  app.aiTimer = setTimeout(() => guard(async () => {
+    if (app.state !== s) return;
+    const r = await engine.request('best_action', { game: s.game, apply: true });
+    const verb = s.phase === 'keep' ? (r.action.length === 6 || r.action === 'stop' ? 'stops'
+                                       : r.action === '-' ? 'rerolls all' : `keeps ${r.action}`)
+               : r.action.startsWith('fail:') ? `fails and crosses column ${r.action.slice(5)}`
+               : `circles ${r.action}`;
+    const line = `P${r.player + 1} ${r.level} ${verb}`;
+    show(r.state);
+    $('ai-note').textContent = line;
+  }), Number($('speed').value));
+}
+$('pause').onchange = () => scheduleAi();
+
+// ---- undo ----
+
+// Back to the last decision of a human seat (an AI's moves would only be
+// played again), or one step when every seat is an AI.
+$('undo').onclick = () => guard(async () => {
+  stopAi();
+  let s = await engine.request('undo', { game: app.state.game });
+  while (s.undo_steps > 0 && s.current !== null && !isHuman(s, s.current) && s.players.some((p) => p.seat === 'human'))
+    s = await engine.request('undo', { game: s.game });
+  app.flagged = app.flagged.filter((f) => f.undo < s.undo_steps);
+  show(s);
+});
+
+// ---- advisor and coach ----
+
+$('advisor-on').onchange = () => refreshAdvice();
+
+async function fetchHints(s) {
+  if (app.hints && app.hints.for === s) return app.hints.result;
+  const result = await engine.request('hint', { game: s.game });
+  app.hints = { for: s, result };
+  return result;
+}
+
+function refreshAdvice() {
+  const s = app.state;
+  const on = $('advisor-on').checked && s && s.phase !== 'over' && s.phase !== 'roll' && isHuman(s, s.current);
+  $('advisor').hidden = !on;
+  if (!on) return;
+  $('advisor-table').replaceChildren();
+  fetchHints(s).then(() => { if (app.state === s) renderAdvice(); }).catch(showError);
+}
+
+function renderAdvice() {
+  if (!app.hints || app.hints.for !== app.state || $('advisor').hidden) return;
+  const { actions } = app.hints.result;
+  const table = $('advisor-table');
+  table.replaceChildren();
+  const withWin = actions.length && actions[0].win !== undefined;
+  const head = table.insertRow();
+  for (const h of ['#', 'option', 'expected score'].concat(withWin ? ['win chance'] : [])) {
+    const th = document.createElement('th');
+    th.textContent = h;
+    head.appendChild(th);
+  }
+  const current = app.state.phase === 'keep' ? (app.keep.length === 6 ? app.state.dice : keptText()) : selectionText();
+  actions.slice(0, 12).forEach((a, i) => {
+    const tr = table.insertRow();
+    tr.className = (i === 0 ? 'best' : '') + (a.action === current ? ' chosen' : '');
+    tr.dataset.action = a.action;
+    tr.insertCell().textContent = i + 1;
+    tr.insertCell().textContent = actionWords(a.action, app.state);
+    tr.insertCell().textContent = a.value.toFixed(2);
+    if (withWin) tr.insertCell().textContent = `${(100 * a.win).toFixed(1)}%`;
+  });
+}
+
+export function actionWords(action, state) {
+  if (action.startsWith('fail:')) return `cross column ${action.slice(5)}`;
+  if (state && state.phase === 'keep') {
+    if (action === '-') return 'reroll all';
+    if (action.length === 6) return 'stop';
+    return `keep ${action}`;
+  }
+  return action;
+}
+
+// The coach compares the decision with the advisor's best: by the win chance
+// with opponents (in points of percentage), else by the expected score.
+async function coach(s, action) {
+  if (s.phase !== 'keep' && s.phase !== 'mark') return;
+  const { actions } = await fetchHints(s);
+  if (!actions.length) return;
+  const canonical = action === 'stop' ? s.dice : action;
+  const chosen = actions.find((a) => a.action === canonical);
+  if (!chosen) return;
+  const best = actions[0];
+  const byWin = best.win !== undefined;
+  const loss = byWin ? 100 * (best.win - chosen.win) : best.value - chosen.value;
+  const threshold = Number($('coach-threshold').value) || 0;
+  if (loss > threshold) {
+    app.flagged.push({ round: s.round, player: s.current, dice: s.dice, action: actionWords(canonical, s),
+                       best: actionWords(best.action, s), loss, byWin, undo: s.undo_steps });
+    showError(new Error(`Coach: ${actionWords(canonical, s)} loses ${loss.toFixed(2)} ${byWin ? 'points of win chance' : 'points'} against ${actionWords(best.action, s)}`));
+  }
+}
+
+// ---- history and result ----
+
+function renderHistory() {
+  const ol = $('history');
+  ol.replaceChildren();
+  for (const t of app.state.history) {
+    const li = document.createElement('li');
+    const who = `P${t.player + 1}`;
+    if (t.passed) {
+      li.textContent = `${who} passes (no free cell, R3.6)`;
+    } else {
+      const steps = t.rolls.map((r, i) => r + (t.keeps[i] !== undefined ? ` keep ${t.keeps[i]}` : '')).join(' → ');
+      let end = '';
+      if (t.marking) end = ` → circles ${t.marking}`;
+      else if (t.failure !== undefined) end = ` → fails, crosses column ${t.failure}`;
+      const penk = (t.penk_rows || []).map((r) => `row ${r}`).concat((t.penk_columns || []).map((c) => `column ${c}`));
+      li.textContent = `${who}: ${steps}${t.stopped ? ' (stop)' : ''}${end}${penk.length ? ` — PENK on ${penk.join(', ')}` : ''}${t.last_round_started ? ' — last round begins' : ''}`;
+    }
+    ol.appendChild(li);
+  }
+}
+
+function renderResult() {
+  const s = app.state;
+  $('result').hidden = s.phase !== 'over';
+  if (s.phase !== 'over') return;
+  const table = document.createElement('table');
+  table.className = 'ranking';
+  table.id = 'result-table';
+  const head = table.insertRow();
+  for (const h of ['player', 'rows 1/2/3/5/8', 'columns 1-5', 'score']) {
+    const th = document.createElement('th');
+    th.textContent = h;
+    head.appendChild(th);
+  }
+  s.players.forEach((p, i) => {
+    const tr = table.insertRow();
+    if (s.winners.includes(i)) tr.className = 'best';
+    tr.insertCell().textContent = `P${i + 1} ${p.seat}` + (s.winners.includes(i) ? ' (winner)' : '');
+    tr.insertCell().textContent = p.row_scores.join(' + ');
+    tr.insertCell().textContent = p.column_scores.join(' + ');
+    tr.insertCell().textContent = p.score;
+  });
+  $('result-body').replaceChildren(table);
+  const report = $('coach-report');
+  report.replaceChildren();
+  if ($('coach-on').checked) {
+    const h = document.createElement('h3');
+    h.textContent = app.flagged.length ? 'Decisions the coach flagged' : 'The coach flagged no decision';
+    report.appendChild(h);
+    const ul = document.createElement('ul');
+    for (const f of app.flagged) {
+      const li = document.createElement('li');
+      li.textContent = `round ${f.round}, dice ${f.dice}: ${f.action} instead of ${f.best} (-${f.loss.toFixed(2)} ${f.byWin ? '% win chance' : 'points'})`;
+      ul.appendChild(li);
+    }
+    report.appendChild(ul);
+  }
+}
+
+// ---- tabs and start ----
+
+function tab(name) {
+  $('view-game').hidden = name !== 'game';
+  $('view-analysis').hidden = name !== 'analysis';
+  $('tab-game').classList.toggle('active', name === 'game');
+  $('tab-analysis').classList.toggle('active', name === 'analysis');
+}
+$('tab-game').onclick = () => tab('game');
+$('tab-analysis').onclick = () => tab('analysis');
+
+async function start() {
+  try {
+    app.hello = await engine.request('hello');
+    $('connection').textContent = `engine ${app.hello.name} ${app.hello.version}`;
+    const v = app.hello.rules.variants;
+    for (const n of v['line-min']) $('line-min').add(new Option(n, n === 3 ? '' : n, n === 3, n === 3));
+    for (const n of v['penk-lines']) $('penk-lines').add(new Option(n === 'all' ? 'rows and columns' : 'columns only', n === 'all' ? '' : n));
+    renderSeats();
+    setupAnalysis(engine, showError);
+    document.body.dataset.ready = '1';
+  } catch (err) {
+    showError(err);
+  }
+}
+start();

@@ -1,0 +1,85 @@
+// The engine protocol over the server's WebSocket (/engine): one JSON request
+// per message, one reply per request (docs/PROTOCOL.md). Replies come in
+// order, so each request waits for the reply with its id.
+
+export class EngineError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+export class Engine {
+  constructor(url = engineUrl()) {
+    this.url = url;
+    this.nextId = 1;
+    this.waiting = new Map();
+    this.onclose = null;
+    this.ready = this.connect();
+  }
+
+  connect() {
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(this.url);
+      this.ws = ws;
+      ws.onopen = () => resolve();
+      ws.onerror = () => reject(new EngineError('connection', `cannot reach the engine at ${this.url}`));
+      ws.onmessage = (event) => {
+        let reply;
+        try {
+          reply = JSON.parse(event.data);
+        } catch {
+          return;
+        }
+        const pending = this.waiting.get(reply.id);
+        if (!pending) return;
+        this.waiting.delete(reply.id);
+        if (reply.error) pending.reject(new EngineError(reply.error.code, reply.error.message));
+        else pending.resolve(reply.result);
+      };
+      ws.onclose = (event) => {
+        const why = event.code === 1009 ? 'a request was too large for the server'
+                  : `the connection to the engine closed (${event.code})`;
+        for (const pending of this.waiting.values()) pending.reject(new EngineError('connection', why));
+        this.waiting.clear();
+        if (this.onclose) this.onclose(why);
+      };
+    });
+  }
+
+  // Sends {cmd, ...fields}; resolves with the result, rejects with EngineError.
+  async request(cmd, fields = {}) {
+    await this.ready;
+    if (this.ws.readyState !== WebSocket.OPEN)
+      throw new EngineError('connection', 'not connected to the engine (reload the page)');
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.ws.send(JSON.stringify({ id, cmd, ...fields }));
+    });
+  }
+}
+
+function engineUrl() {
+  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${scheme}//${location.host}/engine`;
+}
+
+// "illegal_action: marking ... (R3.1 ...)" in words a player reads.
+export function describeError(err) {
+  const words = {
+    bad_json: 'The request was not understood',
+    unknown_command: 'Unknown command',
+    bad_field: 'A field is wrong',
+    bad_position: 'That position is not possible',
+    unknown_game: 'That game no longer exists',
+    illegal_action: 'Not allowed now',
+    unknown_level: 'Unknown AI level',
+    table_error: 'A value table is missing',
+    limit: 'A limit was reached',
+    internal: 'The engine failed',
+    connection: 'Connection problem',
+  };
+  if (err instanceof EngineError) return `${words[err.code] || err.code}: ${err.message}`;
+  return String(err && err.message ? err.message : err);
+}
