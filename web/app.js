@@ -39,8 +39,13 @@ engine.onclose = (why) => {
 
 // ---- new game ----
 
+// The ladder's strength (hello's level_info: Elo against greedy = 0, from
+// paired matches, docs/AI.md) beside the description, so a player can pick
+// easy, medium or hard knowing how strong each is.
 function levelLabel(info) {
-  return info.name + (info.description ? ` — ${info.description}` : '');
+  const elo = typeof info.elo === 'number'
+    ? ` (Elo ${info.elo > 0 ? '+' : ''}${info.elo})` : '';
+  return info.name + elo + (info.description ? ` — ${info.description}` : '');
 }
 
 function renderSeats() {

@@ -204,10 +204,16 @@ class Page(unittest.TestCase):
         levels = [o.get_attribute('value') for o in self.els('#seat-1 option')]
         hello = Engine(ARGS.penk)
         try:
-            want = ['human'] + [l['name'] for l in hello.call('hello')['level_info']]
+            info = hello.call('hello')['level_info']
         finally:
             hello.close()
+        want = ['human'] + [l['name'] for l in info]
         self.assertEqual(levels, want)
+        # Each AI level shows its strength from the ladder (Elo, greedy = 0).
+        labels = [o.text for o in self.els('#seat-1 option')][1:]
+        for label, level in zip(labels, info):
+            elo = level['elo']
+            self.assertIn('(Elo %s%d)' % ('+' if elo > 0 else '', elo), label)
         self.assertEqual(self.error_text(), '')
         self.shot('setup')
         self.driver.set_window_size(390, 844)  # a phone
