@@ -13,6 +13,7 @@
 
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "solver/advisor.h"
 #include "solver/solitaire_dp.h"
 #include "tables/table_file.h"
 
@@ -98,6 +99,42 @@ TEST(CApiInfo, VersionLevelsStatusNames) {
   penk_context* ctx = nullptr;
   ASSERT_EQ(penk_context_create(nullptr, &ctx), PENK_OK);
   penk_context_destroy(ctx);
+}
+
+// API 3: the target objective (issue 13), values as probabilities; the
+// ranking's first value is the position's value when the turn starts with
+// the roll held (checked against the table itself).
+TEST_F(CApi, ObjectiveValueAndHint) {
+  const std::string table = testing::TempDir() + "penk_capi_test_v" +
+                            std::to_string(penk::kTableFormatVersion) + "_free6_target60_" +
+                            std::to_string(getpid()) + ".penktable";
+  penk::SolitaireTable built =
+      penk::BuildSolitaireTable(penk::Rules{}, 6, nullptr, 0, penk::Objective{60});
+  ASSERT_TRUE(penk::WriteTable(built, table).ok());
+  double v = -1;
+  ASSERT_EQ(penk_value_objective(ctx_, kSmallSheet, nullptr, table.c_str(), "target=60", &v),
+            PENK_OK)
+      << penk_last_error();
+  EXPECT_EQ(v, *built.Value(*penk::ParseSheet(kSmallSheet)));
+  EXPECT_GE(v, 0.0);
+  EXPECT_LE(v, 1.0 + 1e-9);
+  penk_ranked_action actions[64];
+  size_t count = 0;
+  ASSERT_EQ(penk_hint_objective(ctx_, kSmallSheet, "12345J", 2, nullptr, table.c_str(),
+                                "target=60", actions, 64, &count),
+            PENK_OK)
+      << penk_last_error();
+  ASSERT_GT(count, 0u);
+  std::vector<penk::RankedAction> ranked = *penk::RankActions(
+      built, *penk::ParseSheet(kSmallSheet), *penk::ParseRoll("12345J"), 2);
+  EXPECT_EQ(actions[0].value, ranked[0].value);
+  // The default (NULL or "mean") reads only the expected-score table.
+  EXPECT_EQ(penk_value_objective(ctx_, kSmallSheet, nullptr, table.c_str(), nullptr, &v),
+            PENK_E_TABLE);
+  EXPECT_NE(std::string(penk_last_error()).find("objective target=60"), std::string::npos);
+  EXPECT_EQ(penk_value_objective(ctx_, kSmallSheet, nullptr, table.c_str(), "target=x", &v),
+            PENK_E_BAD_ARGUMENT);
+  std::filesystem::remove(table);
 }
 
 TEST_F(CApi, ValueMatchesPenkValue) {

@@ -13,6 +13,7 @@
 
 #include <unistd.h>
 
+#include "absl/strings/str_format.h"
 #include "engine/marking.h"
 #include "engine/rules.h"
 #include "engine/score.h"
@@ -483,6 +484,50 @@ TEST_F(EngineTables, HintEqualsPenkHintJson) {
                        {"rerolls", 0}, {"table", table}});
   ASSERT_TRUE(fail.contains("result")) << fail;
   EXPECT_EQ(fail["result"]["actions"][0]["action"].get<std::string>().substr(0, 5), "fail:");
+}
+
+// The target objective (issue 13) through the engine: the same answer as
+// `penk hint/value --objective`, probabilities as values, and refusals.
+TEST_F(EngineTables, TargetObjectiveEqualsTheCli) {
+  const Sheet sheet = *ParseSheet(kSmallSheet);
+  Sheet full = sheet;
+  full.circled |= sheet.free();
+  const int target = (Score(sheet, Rules{}) + Score(full, Rules{})) / 2;
+  const std::string objective = "target=" + std::to_string(target);
+  const std::string table = testing::TempDir() + "penk_engine_test_v" +
+                            std::to_string(kTableFormatVersion) + "_free6_" + objective + "_" +
+                            std::to_string(getpid()) + ".penktable";
+  SolitaireTable built = BuildSolitaireTable(Rules{}, 6, nullptr, 0, Objective{target});
+  ASSERT_TRUE(WriteTable(built, table).ok());
+  Session s;
+  json v = Value(s, {{"sheet", kSmallSheet}, {"table", table}, {"objective", objective}});
+  ASSERT_TRUE(v.contains("result")) << v;
+  EXPECT_EQ(v["result"]["objective"], objective);
+  const double p = v["result"]["value"].get<double>();
+  EXPECT_NEAR(p, *built.Value(sheet), 1e-6);
+  EXPECT_GT(p, 0.0);
+  EXPECT_LT(p, 1.0);
+  EXPECT_EQ(RunPenk("value --sheet " + std::string(kSmallSheet) + " --table " + table +
+                    " --objective " + objective)
+                .find(absl::StrFormat("value: %.6f", p)) != std::string::npos,
+            true);
+  json h = Hint(s, {{"sheet", kSmallSheet}, {"roll", "12345J"}, {"table", table},
+                    {"objective", objective}});
+  ASSERT_TRUE(h.contains("result")) << h;
+  json cli = json::parse(RunPenk("hint --json --sheet " + std::string(kSmallSheet) +
+                                 " --roll 12345J --table " + table + " --objective " + objective));
+  EXPECT_EQ(h["result"]["actions"], cli["actions"]);
+  EXPECT_NEAR(h["result"]["actions"][0]["value"].get<double>(), p, 0.5);  // a probability
+  // A table of another objective, a malformed objective, or one with opponents.
+  json wrong = Value(s, {{"sheet", kSmallSheet}, {"table", table}});
+  EXPECT_EQ(ErrorOf(wrong), "table_error");
+  EXPECT_NE(wrong.dump().find("it is for objective " + objective), std::string::npos) << wrong;
+  EXPECT_EQ(ErrorOf(Value(s, {{"sheet", kSmallSheet}, {"objective", "target=191"}})), "bad_field");
+  EXPECT_EQ(ErrorOf(Value(s, {{"sheet", kSmallSheet}, {"objective", 150}})), "bad_field");
+  EXPECT_EQ(ErrorOf(Hint(s, {{"roll", "12345J"}, {"objective", objective},
+                             {"opponents", {kEmptySheet}}})),
+            "bad_field");
+  std::filesystem::remove(table);
 }
 
 TEST_F(EngineTables, HintWithOpponentsEqualsPenkHintOpponent) {
