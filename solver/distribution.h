@@ -65,12 +65,28 @@ class TurnPolicy {
   // The choices on the live sheet whose column v is codes[v-1] (codes in any
   // order, at most one closed column).
   virtual void Decide(const ColumnCodes& codes, TurnChoices& out) = 0;
+  // The same for count <= kTurnBatch positions at once (the optimal policy
+  // decides them together, one per SIMD lane): out[j] for codes[j].
+  virtual void DecideBatch(const ColumnCodes* codes, int count, TurnChoices* out) {
+    for (int j = 0; j < count; ++j) Decide(codes[j], out[j]);
+  }
 };
 
 // Optimal solitaire play by the table's values (and its blocked rows), choosing exactly as
 // RankActions ranks (first best; keeps in DiceSpace::SubKeeps order, markings
 // in canonical order, failures by face).
 std::unique_ptr<TurnPolicy> OptimalPolicy(const SolitaireTable& table);
+
+// The optimal policy's turn on the live position of `codes` (any order: the
+// turn is played on that labelling) under `table`: the solved turn (its
+// values) and the choices OptimalPolicy makes. Shared by the distributions
+// and the score spreads (solver/score_spread.h), so both follow one policy.
+void DecideOptimalTurn(const SolitaireTable& table, const ColumnCodes& codes, TurnValues& turn,
+                       TurnChoices& out);
+// The same for count <= kTurnBatch positions at once (SolveTurnsWithKeeps):
+// the same values and choices, faster.
+void DecideOptimalTurns(const SolitaireTable& table, const ColumnCodes* codes, int count,
+                        TurnValues* turns, TurnChoices* out);
 
 // For a decided turn: the probability of each final roll, by the keep lattice.
 std::array<double, kNumRolls> FinalRollMass(const TurnChoices& choices);
