@@ -282,7 +282,8 @@ double ScoreDistribution::ExpectedFailures() const {
 }
 
 absl::StatusOr<ScoreDistribution> PropagateScores(const Sheet& sheet, const Rules& rules,
-                                                  const TurnPolicy& policy) {
+                                                  const TurnPolicy& policy,
+                                                  const BuildProgress& progress) {
   absl::StatusOr<SolitairePosition> position = PositionOfSheet(sheet);
   if (!position.ok()) return position.status();
   ScoreDistribution dist;
@@ -331,33 +332,50 @@ absl::StatusOr<ScoreDistribution> PropagateScores(const Sheet& sheet, const Rule
     workers[0]->Transitions(CodesInPlace(sheet), rules, res);
     apply(1.0, sheet.FreeCount(), res);
   }
+  // Chunks of a layer: while one thread adds chunk c - 1's masses (serial,
+  // in a fixed order), the threads compute chunk c's transitions, which
+  // depend on no mass (a layer's transitions only reach lower layers).
   constexpr size_t kChunk = 4096;
-  std::vector<PositionResult> results(kChunk);
+  std::vector<PositionResult> results[2] = {std::vector<PositionResult>(kChunk),
+                                            std::vector<PositionResult>(kChunk)};
   for (int f = kRows * kColumns; f >= 0; --f) {
     std::vector<int32_t>& positions = layer[f];
     std::sort(positions.begin(), positions.end());
-    for (size_t begin = 0; begin < positions.size(); begin += kChunk) {
-      const size_t count = std::min(kChunk, positions.size() - begin);
-#pragma omp parallel for schedule(dynamic, 2)
-      for (size_t i = 0; i < count; i += kTurnBatch) {
-        const int n = static_cast<int>(std::min<size_t>(kTurnBatch, count - i));
-        ColumnCodes codes[kTurnBatch];
-        for (int j = 0; j < n; ++j) codes[j] = StateOfIndex(positions[begin + i + j]);
-        workers[omp_get_thread_num()]->Transitions(codes, n, rules, &results[i]);
+    const size_t chunks = (positions.size() + kChunk - 1) / kChunk;
+    auto apply_chunk = [&](size_t c) {
+      const size_t begin = c * kChunk, count = std::min(kChunk, positions.size() - begin);
+      for (size_t i = 0; i < count; ++i) apply(mass[positions[begin + i]], f, results[c % 2][i]);
+    };
+    for (size_t c = 0; c < chunks; ++c) {
+      const size_t begin = c * kChunk, count = std::min(kChunk, positions.size() - begin);
+      std::vector<PositionResult>& out = results[c % 2];
+#pragma omp parallel
+      {
+#pragma omp single nowait
+        if (c > 0) apply_chunk(c - 1);
+#pragma omp for schedule(dynamic, 2)
+        for (size_t i = 0; i < count; i += kTurnBatch) {
+          const int n = static_cast<int>(std::min<size_t>(kTurnBatch, count - i));
+          ColumnCodes codes[kTurnBatch];
+          for (int j = 0; j < n; ++j) codes[j] = StateOfIndex(positions[begin + i + j]);
+          workers[omp_get_thread_num()]->Transitions(codes, n, rules, &out[i]);
+        }
       }
-      for (size_t i = 0; i < count; ++i) apply(mass[positions[begin + i]], f, results[i]);
     }
+    if (chunks > 0) apply_chunk(chunks - 1);
     std::vector<int32_t>().swap(positions);
+    if (progress && f <= sheet.FreeCount()) progress(sheet.FreeCount() + 1 - f, sheet.FreeCount() + 1);
   }
   return dist;
 }
 
 absl::StatusOr<ScoreDistribution> OptimalScoreDistribution(const SolitaireTable& table,
-                                                           const Sheet& sheet) {
+                                                           const Sheet& sheet,
+                                                           const BuildProgress& progress) {
   absl::StatusOr<double> v = table.Value(sheet);  // validates the sheet and the table's depth
   if (!v.ok()) return v.status();
   std::unique_ptr<TurnPolicy> policy = OptimalPolicy(table);
-  return PropagateScores(sheet, table.rules(), *policy);
+  return PropagateScores(sheet, table.rules(), *policy, progress);
 }
 
 }  // namespace penk

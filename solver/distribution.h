@@ -116,12 +116,15 @@ struct ScoreDistribution {
 // one with rows blocked by PENKs, R4.2, if the policy plays with them) when
 // `policy` plays every turn. A finished sheet (R5.2) has its score with
 // probability 1.
+// `progress`, if any, is called after each layer of free cells with the
+// layers done and the layers in all (the sheet's free cells + 1).
 absl::StatusOr<ScoreDistribution> PropagateScores(const Sheet& sheet, const Rules& rules,
-                                                  const TurnPolicy& policy);
+                                                  const TurnPolicy& policy,
+                                                  const BuildProgress& progress = nullptr);
 
 // The same for the optimal policy, checking that the table solves the sheet.
-absl::StatusOr<ScoreDistribution> OptimalScoreDistribution(const SolitaireTable& table,
-                                                           const Sheet& sheet);
+absl::StatusOr<ScoreDistribution> OptimalScoreDistribution(
+    const SolitaireTable& table, const Sheet& sheet, const BuildProgress& progress = nullptr);
 
 }  // namespace penk
 
