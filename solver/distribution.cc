@@ -58,22 +58,25 @@ struct Worker {
       : policy(p.Clone()), action_mass(MarkingCatalog::Get().size() + kColumns + 1, 0.0) {}
 
   // The transitions of count <= kTurnBatch positions, decided together.
+  std::array<std::array<double, kNumRolls>, kTurnBatch> masses;
+
   void Transitions(const ColumnCodes* codes, int count, const Rules& rules,
                    PositionResult* out) {
     policy->DecideBatch(codes, count, choices.data());
-    for (int j = 0; j < count; ++j) Transitions(codes[j], choices[j], rules, out[j]);
+    FinalRollMasses(choices.data(), count, masses.data());
+    for (int j = 0; j < count; ++j) Transitions(codes[j], choices[j], masses[j], rules, out[j]);
   }
 
   void Transitions(const ColumnCodes& codes, const Rules& rules, PositionResult& out) {
     policy->Decide(codes, choices[0]);
-    Transitions(codes, choices[0], rules, out);
+    Transitions(codes, choices[0], FinalRollMass(choices[0]), rules, out);
   }
 
-  void Transitions(const ColumnCodes& codes, const TurnChoices& choices, const Rules& rules,
+  void Transitions(const ColumnCodes& codes, const TurnChoices& choices,
+                   const std::array<double, kNumRolls>& mass, const Rules& rules,
                    PositionResult& out) {
     const MarkingCatalog& catalog = MarkingCatalog::Get();
     const uint32_t blocked_rows = policy->blocked_rows();
-    const std::array<double, kNumRolls> mass = FinalRollMass(choices);
     order.clear();
     for (int r = 0; r < kNumRolls; ++r) {
       if (mass[r] == 0) continue;
@@ -233,6 +236,42 @@ PENK_HOT std::array<double, kNumRolls> FinalRollMass(const TurnChoices& choices)
   }
   for (int r = 0; r < kNumRolls; ++r) final[r] += held[r];
   return final;
+}
+
+PENK_HOT void FinalRollMasses(const TurnChoices* choices, int count,
+                              std::array<double, kNumRolls>* out) {
+  // FinalRollMass with one turn per SIMD lane: the scatter to each turn's
+  // keeps is per lane, the pull (three quarters of the work) is shared.
+  typedef double Lanes __attribute__((vector_size(kTurnBatch * sizeof(double))));
+  const DiceSpace& space = DiceSpace::Get();
+  const SmallerKeeps& smaller = SmallerKeeps::Get();
+  alignas(32) Lanes held[kNumRolls], final[kNumRolls], lattice[kNumKeeps];
+  for (int r = 0; r < kNumRolls; ++r) {
+    held[r] = Lanes{} + space.RollProbability(r);  // R2.1
+    final[r] = Lanes{};
+  }
+  for (int n = kRerolls; n >= 1; --n) {  // R2.2
+    for (int k = 0; k < kNumKeeps; ++k) {
+      lattice[k] = Lanes{};
+      asm volatile("" ::: "memory");  // vector stores, not `rep stos` (see FinalRollMass)
+    }
+    for (int j = 0; j < count; ++j)
+      for (int r = 0; r < kNumRolls; ++r) {
+        const int k = choices[j].keep[n - 1][r];
+        if (k >= kNumKeepsBelowSix)
+          final[r][j] += held[r][j];  // all six kept: stop rolling
+        else
+          lattice[k][j] += held[r][j];
+      }
+    for (int k = 1; k < kNumKeeps; ++k) {
+      Lanes in = Lanes{};
+      for (int i = smaller.begin[k]; i < smaller.begin[k + 1]; ++i) in += lattice[smaller.keep[i]];
+      lattice[k] += in * (1.0 / 6.0);
+    }
+    for (int r = 0; r < kNumRolls; ++r) held[r] = lattice[r + kNumKeepsBelowSix];
+  }
+  for (int j = 0; j < count; ++j)
+    for (int r = 0; r < kNumRolls; ++r) out[j][r] = final[r][j] + held[r][j];
 }
 
 double ScoreDistribution::Total() const {

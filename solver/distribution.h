@@ -90,6 +90,9 @@ void DecideOptimalTurns(const SolitaireTable& table, const ColumnCodes* codes, i
 
 // For a decided turn: the probability of each final roll, by the keep lattice.
 std::array<double, kNumRolls> FinalRollMass(const TurnChoices& choices);
+// The same for count <= kTurnBatch turns at once (one per SIMD lane): out[j]
+// for choices[j], equal to FinalRollMass(choices[j]) to rounding.
+void FinalRollMasses(const TurnChoices* choices, int count, std::array<double, kNumRolls>* out);
 
 struct ScoreDistribution {
   // pmf[s]: probability that the final score is s (R6).

@@ -81,6 +81,27 @@ TEST(BestKeepsTest, BatchIsOneTurnAtATime) {
   }
 }
 
+// The dice law of four decided turns at once is each turn's.
+TEST(BestKeepsTest, FinalRollMassesAreEachTurns) {
+  const DiceSpace& space = DiceSpace::Get();
+  Rng rng(3);
+  TurnChoices c[kTurnBatch];
+  for (int j = 0; j < kTurnBatch; ++j)
+    for (int n = 0; n < kRerolls; ++n)
+      for (int r = 0; r < kNumRolls; ++r) {
+        const std::vector<int16_t>& subs = space.SubKeeps(r);
+        c[j].keep[n][r] = subs[rng.Below(static_cast<uint32_t>(subs.size()))];
+      }
+  for (int count = 1; count <= kTurnBatch; ++count) {
+    std::array<double, kNumRolls> out[kTurnBatch];
+    FinalRollMasses(c, count, out);
+    for (int j = 0; j < count; ++j) {
+      const std::array<double, kNumRolls> one = FinalRollMass(c[j]);
+      for (int r = 0; r < kNumRolls; ++r) ASSERT_NEAR(out[j][r], one[r], 1e-16);
+    }
+  }
+}
+
 class SpreadTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
