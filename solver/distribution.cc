@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
+#include "engine/dispatch.h"
 #include "engine/marking.h"
 #include "engine/rng.h"
 #include "solver/advisor.h"
@@ -15,60 +16,21 @@ namespace penk {
 namespace {
 
 
-// For each roll r, the keep chosen with n rerolls left: TurnValues::BestKeep,
-// the front of RankActions' ranking.
-void BestKeeps(const TurnValues& t, int n, int16_t* out) {
-  for (int r = 0; r < kNumRolls; ++r) out[r] = static_cast<int16_t>(t.BestKeep(n, r));
-}
-
 class Optimal : public TurnPolicy {
  public:
-  explicit Optimal(const SolitaireTable& table)
-      : table_(table), value_(MarkingCatalog::Get().size()) {}
+  explicit Optimal(const SolitaireTable& table) : table_(table) {}
   std::unique_ptr<TurnPolicy> Clone() const override { return std::make_unique<Optimal>(table_); }
   uint32_t blocked_rows() const override { return table_.blocked_rows(); }
-
   void Decide(const ColumnCodes& codes, TurnChoices& out) override {
-    const MarkingCatalog& catalog = MarkingCatalog::Get();
-    const uint32_t rows = table_.blocked_rows();
-    const Sheet sheet = SheetOfCodes(codes, rows);
-    const uint32_t blocked = ~sheet.free();
-    for (int id = 0; id < catalog.size(); ++id)
-      value_[id] = (catalog.cells(id) & blocked)
-                       ? kIllegal
-                       : table_.ValueOfCodes(CodesAfterMarking(codes, catalog.cells(id), rows));
-    // R3.5: the first best failure column among FailureColumns (by face).
-    int fail_face = 0;
-    double fail_value = kIllegal;
-    for (int v : FailureColumns(sheet)) {
-      double x = table_.ValueOfCodes(CodesAfterFailure(codes, v));
-      if (fail_face == 0 || x > fail_value) {
-        fail_face = v;
-        fail_value = x;
-      }
-    }
-    for (int r = 0; r < kNumRolls; ++r) {
-      // The first best in canonical order (as LegalMarkings); illegal
-      // markings are -inf and never win. Branch-free: the hot loop.
-      int best = -1;
-      double best_value = kIllegal;
-      for (uint16_t id : catalog.ForRoll(r)) {
-        const double x = value_[id];
-        const bool take = x > best_value;
-        best_value = take ? x : best_value;
-        best = take ? id : best;
-      }
-      turn_.roll[0][r] = best >= 0 ? best_value : fail_value;
-      out.action[r] = static_cast<int16_t>(best >= 0 ? best : -fail_face);
-    }
-    SolveTurn(turn_);
-    for (int n = 1; n <= kRerolls; ++n) BestKeeps(turn_, n, out.keep[n - 1].data());
+    DecideOptimalTurn(table_, codes, turn_[0], out);
+  }
+  void DecideBatch(const ColumnCodes* codes, int count, TurnChoices* out) override {
+    DecideOptimalTurns(table_, codes, count, turn_.data(), out);
   }
 
  private:
   const SolitaireTable& table_;
-  std::vector<double> value_;
-  TurnValues turn_;
+  std::array<TurnValues, kTurnBatch> turn_;
 };
 
 // One position's transitions: successor (state index, or -(score + 1) for a
@@ -88,18 +50,33 @@ struct PositionResult {
 // One thread's policy and scratch space.
 struct Worker {
   std::unique_ptr<TurnPolicy> policy;
-  TurnChoices choices;
+  std::array<TurnChoices, kTurnBatch> choices;
   std::vector<double> action_mass;  // by catalog id, then failures by face
   std::vector<int> order;
 
   explicit Worker(const TurnPolicy& p)
       : policy(p.Clone()), action_mass(MarkingCatalog::Get().size() + kColumns + 1, 0.0) {}
 
+  // The transitions of count <= kTurnBatch positions, decided together.
+  std::array<std::array<double, kNumRolls>, kTurnBatch> masses;
+
+  void Transitions(const ColumnCodes* codes, int count, const Rules& rules,
+                   PositionResult* out) {
+    policy->DecideBatch(codes, count, choices.data());
+    FinalRollMasses(choices.data(), count, masses.data());
+    for (int j = 0; j < count; ++j) Transitions(codes[j], choices[j], masses[j], rules, out[j]);
+  }
+
   void Transitions(const ColumnCodes& codes, const Rules& rules, PositionResult& out) {
+    policy->Decide(codes, choices[0]);
+    Transitions(codes, choices[0], FinalRollMass(choices[0]), rules, out);
+  }
+
+  void Transitions(const ColumnCodes& codes, const TurnChoices& choices,
+                   const std::array<double, kNumRolls>& mass, const Rules& rules,
+                   PositionResult& out) {
     const MarkingCatalog& catalog = MarkingCatalog::Get();
     const uint32_t blocked_rows = policy->blocked_rows();
-    policy->Decide(codes, choices);
-    const std::array<double, kNumRolls> mass = FinalRollMass(choices);
     order.clear();
     for (int r = 0; r < kNumRolls; ++r) {
       if (mass[r] == 0) continue;
@@ -131,16 +108,113 @@ struct Worker {
 
 }  // namespace
 
+namespace {
+
+// The final rolls' values and actions of DecideOptimalTurn.
+PENK_HOT void DecideFinalRolls(const SolitaireTable& table, const ColumnCodes& codes,
+                               TurnValues& turn, TurnChoices& out) {
+  const MarkingCatalog& catalog = MarkingCatalog::Get();
+  const uint32_t rows = table.blocked_rows();
+  const Sheet sheet = SheetOfCodes(codes, rows);
+  const uint32_t blocked = ~sheet.free();
+  double* final = turn.roll[0].data();
+  std::fill(final, final + kNumRolls, kIllegal);
+  // Scattered from the legal markings to the rolls that form them (as
+  // FinalRollValues), in catalog order = canonical order with a strict >:
+  // each roll keeps the first best of its markings, as RankActions ranks.
+  for (int id = 0; id < catalog.size(); ++id) {
+    if (catalog.cells(id) & blocked) continue;
+    const double x = table.ValueOfCodes(CodesAfterMarking(codes, catalog.cells(id), rows));
+    for (uint16_t r : catalog.RollsOf(id)) {  // selects, not branches
+      const bool take = x > final[r];
+      final[r] = take ? x : final[r];
+      out.action[r] = take ? static_cast<int16_t>(id) : out.action[r];
+    }
+  }
+  // R3.5: the first best failure column among FailureColumns (by face),
+  // worked out only if some roll forms no legal group.
+  int fail_face = 0;
+  double fail_value = kIllegal;
+  for (int r = 0; r < kNumRolls; ++r) {
+    if (final[r] != kIllegal) continue;
+    if (fail_face == 0)
+      for (int v : FailureColumns(sheet)) {
+        const double x = table.ValueOfCodes(CodesAfterFailure(codes, v));
+        if (fail_face == 0 || x > fail_value) {
+          fail_face = v;
+          fail_value = x;
+        }
+      }
+    final[r] = fail_value;
+    out.action[r] = static_cast<int16_t>(-fail_face);
+  }
+}
+
+}  // namespace
+
+void DecideOptimalTurn(const SolitaireTable& table, const ColumnCodes& codes, TurnValues& turn,
+                       TurnChoices& out) {
+  DecideFinalRolls(table, codes, turn, out);
+  SolveTurn(turn);
+  for (int n = 1; n <= kRerolls; ++n) BestKeeps(turn, n, out.keep[n - 1].data());
+}
+
+void DecideOptimalTurns(const SolitaireTable& table, const ColumnCodes* codes, int count,
+                        TurnValues* turns, TurnChoices* out) {
+  TurnValues* t[kTurnBatch];
+  std::array<std::array<int16_t, kNumRolls>, kRerolls>* keeps[kTurnBatch];
+  for (int j = 0; j < count; ++j) {
+    DecideFinalRolls(table, codes[j], turns[j], out[j]);
+    t[j] = &turns[j];
+    keeps[j] = &out[j].keep;
+  }
+  SolveTurnsWithKeeps(t, count, keeps);
+}
+
 std::unique_ptr<TurnPolicy> OptimalPolicy(const SolitaireTable& table) {
   return std::make_unique<Optimal>(table);
 }
 
-std::array<double, kNumRolls> FinalRollMass(const TurnChoices& choices) {
+namespace {
+
+// For each keep, the keeps one die smaller (one per distinct face it holds):
+// the mass of a keep after a reroll stage is pulled from them.
+struct SmallerKeeps {
+  int16_t begin[kNumKeeps + 1];
+  int16_t keep[kNumKeeps * kFaces];
+  SmallerKeeps() {
+    const DiceSpace& space = DiceSpace::Get();
+    int n = 0;
+    for (int k = 0; k < kNumKeeps; ++k) {
+      begin[k] = static_cast<int16_t>(n);
+      for (int f = 0; f < kFaces; ++f)
+        if (space.Remove(k, f) != kNoKeep) keep[n++] = space.Remove(k, f);
+    }
+    begin[kNumKeeps] = static_cast<int16_t>(n);
+  }
+  static const SmallerKeeps& Get() {
+    static const SmallerKeeps* const links = new SmallerKeeps();
+    return *links;
+  }
+};
+
+}  // namespace
+
+PENK_HOT std::array<double, kNumRolls> FinalRollMass(const TurnChoices& choices) {
   const DiceSpace& space = DiceSpace::Get();
+  const SmallerKeeps& smaller = SmallerKeeps::Get();
   std::array<double, kNumRolls> held, final{};
   for (int r = 0; r < kNumRolls; ++r) held[r] = space.RollProbability(r);  // R2.1
   for (int n = kRerolls; n >= 1; --n) {  // R2.2
-    double lattice[kNumKeeps] = {};
+    // Zeroed by vector stores: a `= {}` (or a plain loop, recognised as one)
+    // becomes `rep stos`, whose stores the scatter below reads back slowly
+    // (a quarter of this function's time); the empty asm keeps the loop.
+    typedef double Zeros __attribute__((vector_size(32)));
+    alignas(32) double lattice[kNumKeeps];
+    for (int k = 0; k < kNumKeeps; k += 4) {
+      *reinterpret_cast<Zeros*>(&lattice[k]) = Zeros{};
+      asm volatile("" ::: "memory");
+    }
     for (int r = 0; r < kNumRolls; ++r) {
       int k = choices.keep[n - 1][r];
       if (k >= kNumKeepsBelowSix)
@@ -148,17 +222,56 @@ std::array<double, kNumRolls> FinalRollMass(const TurnChoices& choices) {
       else
         lattice[k] += held[r];
     }
-    // Keeps are numbered by size: every keep's mass is complete before it is
-    // pushed to its supersets, one rerolled die at a time.
-    for (int k = 0; k < kNumKeepsBelowSix; ++k)
-      if (lattice[k] != 0) {
-        const double share = lattice[k] * (1.0 / 6.0);
-        for (int f = 0; f < kFaces; ++f) lattice[space.Add(k, f)] += share;
-      }
+    // A keep rerolls one die at a time, each face 1/6: the mass of keep K is
+    // its own plus a sixth of each keep one die smaller (K less one die of a
+    // face it holds). Keeps are numbered by size, so those are complete
+    // first. Pulled rather than pushed: one store per keep, no chain of
+    // read-modify-writes through memory.
+    for (int k = 1; k < kNumKeeps; ++k) {
+      double in = 0;
+      for (int i = smaller.begin[k]; i < smaller.begin[k + 1]; ++i) in += lattice[smaller.keep[i]];
+      lattice[k] += in * (1.0 / 6.0);
+    }
     for (int r = 0; r < kNumRolls; ++r) held[r] = lattice[r + kNumKeepsBelowSix];
   }
   for (int r = 0; r < kNumRolls; ++r) final[r] += held[r];
   return final;
+}
+
+PENK_HOT void FinalRollMasses(const TurnChoices* choices, int count,
+                              std::array<double, kNumRolls>* out) {
+  // FinalRollMass with one turn per SIMD lane: the scatter to each turn's
+  // keeps is per lane, the pull (three quarters of the work) is shared.
+  typedef double Lanes __attribute__((vector_size(kTurnBatch * sizeof(double))));
+  const DiceSpace& space = DiceSpace::Get();
+  const SmallerKeeps& smaller = SmallerKeeps::Get();
+  alignas(32) Lanes held[kNumRolls], final[kNumRolls], lattice[kNumKeeps];
+  for (int r = 0; r < kNumRolls; ++r) {
+    held[r] = Lanes{} + space.RollProbability(r);  // R2.1
+    final[r] = Lanes{};
+  }
+  for (int n = kRerolls; n >= 1; --n) {  // R2.2
+    for (int k = 0; k < kNumKeeps; ++k) {
+      lattice[k] = Lanes{};
+      asm volatile("" ::: "memory");  // vector stores, not `rep stos` (see FinalRollMass)
+    }
+    for (int j = 0; j < count; ++j)
+      for (int r = 0; r < kNumRolls; ++r) {
+        const int k = choices[j].keep[n - 1][r];
+        if (k >= kNumKeepsBelowSix)
+          final[r][j] += held[r][j];  // all six kept: stop rolling
+        else
+          lattice[k][j] += held[r][j];
+      }
+    for (int k = 1; k < kNumKeeps; ++k) {
+      Lanes in = Lanes{};
+      for (int i = smaller.begin[k]; i < smaller.begin[k + 1]; ++i) in += lattice[smaller.keep[i]];
+      lattice[k] += in * (1.0 / 6.0);
+    }
+    for (int r = 0; r < kNumRolls; ++r) held[r] = lattice[r + kNumKeepsBelowSix];
+  }
+  for (int j = 0; j < count; ++j)
+    for (int r = 0; r < kNumRolls; ++r) out[j][r] = final[r][j] + held[r][j];
 }
 
 double ScoreDistribution::Total() const {
@@ -208,7 +321,8 @@ double ScoreDistribution::ExpectedFailures() const {
 }
 
 absl::StatusOr<ScoreDistribution> PropagateScores(const Sheet& sheet, const Rules& rules,
-                                                  const TurnPolicy& policy) {
+                                                  const TurnPolicy& policy,
+                                                  const BuildProgress& progress) {
   absl::StatusOr<SolitairePosition> position = PositionOfSheet(sheet);
   if (!position.ok()) return position.status();
   ScoreDistribution dist;
@@ -257,31 +371,50 @@ absl::StatusOr<ScoreDistribution> PropagateScores(const Sheet& sheet, const Rule
     workers[0]->Transitions(CodesInPlace(sheet), rules, res);
     apply(1.0, sheet.FreeCount(), res);
   }
+  // Chunks of a layer: while one thread adds chunk c - 1's masses (serial,
+  // in a fixed order), the threads compute chunk c's transitions, which
+  // depend on no mass (a layer's transitions only reach lower layers).
   constexpr size_t kChunk = 4096;
-  std::vector<PositionResult> results(kChunk);
+  std::vector<PositionResult> results[2] = {std::vector<PositionResult>(kChunk),
+                                            std::vector<PositionResult>(kChunk)};
   for (int f = kRows * kColumns; f >= 0; --f) {
     std::vector<int32_t>& positions = layer[f];
     std::sort(positions.begin(), positions.end());
-    for (size_t begin = 0; begin < positions.size(); begin += kChunk) {
-      const size_t count = std::min(kChunk, positions.size() - begin);
-#pragma omp parallel for schedule(dynamic, 8)
-      for (size_t i = 0; i < count; ++i) {
-        workers[omp_get_thread_num()]->Transitions(StateOfIndex(positions[begin + i]), rules,
-                                                   results[i]);
+    const size_t chunks = (positions.size() + kChunk - 1) / kChunk;
+    auto apply_chunk = [&](size_t c) {
+      const size_t begin = c * kChunk, count = std::min(kChunk, positions.size() - begin);
+      for (size_t i = 0; i < count; ++i) apply(mass[positions[begin + i]], f, results[c % 2][i]);
+    };
+    for (size_t c = 0; c < chunks; ++c) {
+      const size_t begin = c * kChunk, count = std::min(kChunk, positions.size() - begin);
+      std::vector<PositionResult>& out = results[c % 2];
+#pragma omp parallel
+      {
+#pragma omp single nowait
+        if (c > 0) apply_chunk(c - 1);
+#pragma omp for schedule(dynamic, 2)
+        for (size_t i = 0; i < count; i += kTurnBatch) {
+          const int n = static_cast<int>(std::min<size_t>(kTurnBatch, count - i));
+          ColumnCodes codes[kTurnBatch];
+          for (int j = 0; j < n; ++j) codes[j] = StateOfIndex(positions[begin + i + j]);
+          workers[omp_get_thread_num()]->Transitions(codes, n, rules, &out[i]);
+        }
       }
-      for (size_t i = 0; i < count; ++i) apply(mass[positions[begin + i]], f, results[i]);
     }
+    if (chunks > 0) apply_chunk(chunks - 1);
     std::vector<int32_t>().swap(positions);
+    if (progress && f <= sheet.FreeCount()) progress(sheet.FreeCount() + 1 - f, sheet.FreeCount() + 1);
   }
   return dist;
 }
 
 absl::StatusOr<ScoreDistribution> OptimalScoreDistribution(const SolitaireTable& table,
-                                                           const Sheet& sheet) {
+                                                           const Sheet& sheet,
+                                                           const BuildProgress& progress) {
   absl::StatusOr<double> v = table.Value(sheet);  // validates the sheet and the table's depth
   if (!v.ok()) return v.status();
   std::unique_ptr<TurnPolicy> policy = OptimalPolicy(table);
-  return PropagateScores(sheet, table.rules(), *policy);
+  return PropagateScores(sheet, table.rules(), *policy, progress);
 }
 
 }  // namespace penk

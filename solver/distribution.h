@@ -65,6 +65,11 @@ class TurnPolicy {
   // The choices on the live sheet whose column v is codes[v-1] (codes in any
   // order, at most one closed column).
   virtual void Decide(const ColumnCodes& codes, TurnChoices& out) = 0;
+  // The same for count <= kTurnBatch positions at once (the optimal policy
+  // decides them together, one per SIMD lane): out[j] for codes[j].
+  virtual void DecideBatch(const ColumnCodes* codes, int count, TurnChoices* out) {
+    for (int j = 0; j < count; ++j) Decide(codes[j], out[j]);
+  }
 };
 
 // Optimal solitaire play by the table's values (and its blocked rows), choosing exactly as
@@ -72,8 +77,22 @@ class TurnPolicy {
 // in canonical order, failures by face).
 std::unique_ptr<TurnPolicy> OptimalPolicy(const SolitaireTable& table);
 
+// The optimal policy's turn on the live position of `codes` (any order: the
+// turn is played on that labelling) under `table`: the solved turn (its
+// values) and the choices OptimalPolicy makes. Shared by the distributions
+// and the score spreads (solver/score_spread.h), so both follow one policy.
+void DecideOptimalTurn(const SolitaireTable& table, const ColumnCodes& codes, TurnValues& turn,
+                       TurnChoices& out);
+// The same for count <= kTurnBatch positions at once (SolveTurnsWithKeeps):
+// the same values and choices, faster.
+void DecideOptimalTurns(const SolitaireTable& table, const ColumnCodes* codes, int count,
+                        TurnValues* turns, TurnChoices* out);
+
 // For a decided turn: the probability of each final roll, by the keep lattice.
 std::array<double, kNumRolls> FinalRollMass(const TurnChoices& choices);
+// The same for count <= kTurnBatch turns at once (one per SIMD lane): out[j]
+// for choices[j], equal to FinalRollMass(choices[j]) to rounding.
+void FinalRollMasses(const TurnChoices* choices, int count, std::array<double, kNumRolls>* out);
 
 struct ScoreDistribution {
   // pmf[s]: probability that the final score is s (R6).
@@ -100,12 +119,15 @@ struct ScoreDistribution {
 // one with rows blocked by PENKs, R4.2, if the policy plays with them) when
 // `policy` plays every turn. A finished sheet (R5.2) has its score with
 // probability 1.
+// `progress`, if any, is called after each layer of free cells with the
+// layers done and the layers in all (the sheet's free cells + 1).
 absl::StatusOr<ScoreDistribution> PropagateScores(const Sheet& sheet, const Rules& rules,
-                                                  const TurnPolicy& policy);
+                                                  const TurnPolicy& policy,
+                                                  const BuildProgress& progress = nullptr);
 
 // The same for the optimal policy, checking that the table solves the sheet.
-absl::StatusOr<ScoreDistribution> OptimalScoreDistribution(const SolitaireTable& table,
-                                                           const Sheet& sheet);
+absl::StatusOr<ScoreDistribution> OptimalScoreDistribution(
+    const SolitaireTable& table, const Sheet& sheet, const BuildProgress& progress = nullptr);
 
 }  // namespace penk
 

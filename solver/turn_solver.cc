@@ -1,6 +1,7 @@
 #include "solver/turn_solver.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "engine/dispatch.h"
 
@@ -14,9 +15,25 @@ struct Links {
   int16_t add[kNumKeepsBelowSix][kFaces];
   int16_t remove[kNumKeeps][kFaces];
   double roll_probability[kNumRolls];
+  // BestKeep's preference among keeps of equal value: smaller first.
+  int16_t rank[kNumKeeps + 1];
+  // The keeps one die smaller than keep k, without the sentinel (a keep has
+  // 3.5 distinct faces on average, not 6): sub[sub_begin[k] .. sub_begin[k+1]).
+  int16_t sub_begin[kNumKeeps + 1];
+  int16_t sub[kNumKeeps * kFaces];
 
   Links() {
     const DiceSpace& s = DiceSpace::Get();
+    for (int k = 0; k < kNumKeeps; ++k)
+      rank[k] = static_cast<int16_t>((kDice - s.keep(k).size()) * kNumKeeps + k);
+    rank[kSentinel] = std::numeric_limits<int16_t>::max();
+    int n = 0;
+    for (int k = 0; k < kNumKeeps; ++k) {
+      sub_begin[k] = static_cast<int16_t>(n);
+      for (int f = 0; f < kFaces; ++f)
+        if (s.Remove(k, f) != kNoKeep) sub[n++] = s.Remove(k, f);
+    }
+    sub_begin[kNumKeeps] = static_cast<int16_t>(n);
     for (int k = 0; k < kNumKeeps; ++k)
       for (int f = 0; f < kFaces; ++f) {
         if (k < kNumKeepsBelowSix) add[k][f] = s.Add(k, f);
@@ -78,6 +95,34 @@ int TurnValues::BestKeep(int n, int roll_index) const {
   return best;
 }
 
+PENK_HOT void BestKeeps(const TurnValues& t, int n, int16_t* out) {
+  // Preference among equal values: more dice kept, then the lower keep index
+  // (keeps are numbered by size, canonical order within a size). The
+  // sentinel (no sub-keep) never wins: its value is -inf.
+  const Links& l = Links::Get();
+  // Each keep carries its best sub-keep's value and rank (the rank names the
+  // keep: rank % kNumKeeps). Selects, not branches: ties are common and
+  // unpredictable, and mispredictions were most of this loop's time.
+  double value[kNumKeeps];
+  int32_t rank[kNumKeeps];
+  for (int k = 0; k < kNumKeeps; ++k) {
+    double v = k < kNumKeepsBelowSix ? t.keep[n - 1][k] : t.roll[0][k - kNumKeepsBelowSix];
+    int32_t a = l.rank[k];
+    for (int i = l.sub_begin[k]; i < l.sub_begin[k + 1]; ++i) {
+      const int j = l.sub[i];
+      const double vj = value[j];
+      const int32_t aj = rank[j];
+      const bool better = (vj > v) | ((vj == v) & (aj < a));
+      v = better ? vj : v;
+      a = better ? aj : a;
+    }
+    value[k] = v;
+    rank[k] = a;
+  }
+  for (int r = 0; r < kNumRolls; ++r)
+    out[r] = static_cast<int16_t>(rank[kNumKeepsBelowSix + r] % kNumKeeps);
+}
+
 PENK_HOT void SolveTurn(TurnValues& t) {
   const Links& l = Links::Get();
   double lattice[kNumKeeps + 1], best[kNumKeeps + 1];
@@ -107,6 +152,59 @@ PENK_HOT void TurnStartValues(const double* const* final_roll_values, int count,
   Lanes sum = {0, 0, 0, 0};
   for (int r = 0; r < kNumRolls; ++r) sum += l.roll_probability[r] * lattice[kNumKeepsBelowSix + r];
   for (int j = 0; j < count; ++j) start[j] = sum[j];
+}
+
+PENK_HOT void SolveTurnsWithKeeps(
+    TurnValues* const* turns, int count,
+    std::array<std::array<int16_t, kNumRolls>, kRerolls>* const* keeps) {
+  static_assert(kTurnBatch == 4, "Lanes initialisers assume 4 lanes");
+  const Links& l = Links::Get();
+  alignas(64) Lanes final[kNumRolls], lattice[kNumKeeps + 1], value[kNumKeeps + 1],
+      rank[kNumKeeps + 1];
+  for (int r = 0; r < kNumRolls; ++r)
+    for (int j = 0; j < kTurnBatch; ++j)  // idle lanes repeat lane 0
+      final[r][j] = turns[j < count ? j : 0]->roll[0][r];
+  std::copy(final, final + kNumRolls, lattice + kNumKeepsBelowSix);
+  const Lanes sixth = Lanes{} + 1.0 / 6.0;
+  value[Links::kSentinel] = Lanes{} + kIllegal;
+  rank[Links::kSentinel] = Lanes{} + static_cast<double>(l.rank[Links::kSentinel]);
+  for (int n = 1; n <= kRerolls; ++n) {
+    // Keep values, as Stage.
+    for (int k = kNumKeepsBelowSix - 1; k >= 0; --k) {
+      const int16_t* a = l.add[k];
+      lattice[k] = (lattice[a[0]] + lattice[a[1]] + lattice[a[2]] + lattice[a[3]] +
+                    lattice[a[4]] + lattice[a[5]]) *
+                   sixth;
+    }
+    // The running best with BestKeep's order, as BestKeeps, lane by lane:
+    // ranks are small integers, exact as doubles.
+    for (int k = 0; k < kNumKeeps; ++k) {
+      Lanes v = k < kNumKeepsBelowSix ? lattice[k] : final[k - kNumKeepsBelowSix];
+      Lanes a = Lanes{} + static_cast<double>(l.rank[k]);
+      for (int i = l.sub_begin[k]; i < l.sub_begin[k + 1]; ++i) {
+        const int j = l.sub[i];
+        const Lanes vj = value[j], aj = rank[j];
+        const auto better = (vj > v) | ((vj == v) & (aj < a));
+        v = better ? vj : v;
+        a = better ? aj : a;
+      }
+      value[k] = v;
+      rank[k] = a;
+    }
+    for (int j = 0; j < count; ++j) {
+      TurnValues& t = *turns[j];
+      for (int k = 0; k < kNumKeepsBelowSix; ++k) t.keep[n - 1][k] = lattice[k][j];
+      for (int r = 0; r < kNumRolls; ++r) {
+        t.roll[n][r] = value[kNumKeepsBelowSix + r][j];
+        (*keeps[j])[n - 1][r] =
+            static_cast<int16_t>(static_cast<int>(rank[kNumKeepsBelowSix + r][j]) % kNumKeeps);
+      }
+    }
+    std::copy(value + kNumKeepsBelowSix, value + kNumKeeps, lattice + kNumKeepsBelowSix);
+  }
+  Lanes sum = {0, 0, 0, 0};
+  for (int r = 0; r < kNumRolls; ++r) sum += l.roll_probability[r] * lattice[kNumKeepsBelowSix + r];
+  for (int j = 0; j < count; ++j) turns[j]->start = sum[j];
 }
 
 }  // namespace penk

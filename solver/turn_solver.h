@@ -54,11 +54,28 @@ struct TurnValues {
 // Fills t.roll[1..2], t.keep and t.start from t.roll[0].
 void SolveTurn(TurnValues& t);
 
+// out[r] = t.BestKeep(n, r) for every roll r, in one pass: the same order
+// (value, then more dice kept, then canonical keep order) is a total order,
+// so the best sub-keep of a keep is the best of itself and of the best
+// sub-keeps of the keeps one die smaller -- a running best over the lattice,
+// O(924 * 6), instead of a scan of every roll's sub-keeps (the exact score
+// distributions and spreads decide every roll of every position this way).
+void BestKeeps(const TurnValues& t, int n, int16_t* out);
+
 // The same computation keeping nothing but the start value, for up to
 // kTurnBatch turns at once (one per SIMD lane: every turn walks the same
 // lattice, so lanes share every index): the whole-game DP's hot path.
 inline constexpr int kTurnBatch = 4;
 void TurnStartValues(const double* const* final_roll_values, int count, double* start);
+
+// SolveTurn and BestKeeps for up to kTurnBatch turns at once, one per SIMD
+// lane as TurnStartValues (the exact score distributions and spreads decide
+// every position this way): from turns[j]->roll[0], fills the rest of
+// turns[j] and keeps[j][n-1][r] = turns[j]->BestKeep(n, r). The same values
+// and choices as the one-turn functions, bit for bit, but `start`, equal to
+// rounding (its sum may be fused differently; tested).
+void SolveTurnsWithKeeps(TurnValues* const* turns, int count,
+                         std::array<std::array<int16_t, kNumRolls>, kRerolls>* const* keeps);
 
 // The value of each final roll on `sheet`: the best legal marking under
 // mark_value(cells), or, when no group is legal (R3.5), the best failure under

@@ -239,7 +239,8 @@ bool IsOtherTableFormat(const absl::Status& status) {
 }
 
 absl::StatusOr<SolitaireTable> ReadTable(const std::string& path, const Rules& rules,
-                                         uint32_t blocked_rows, Objective objective) {
+                                         uint32_t blocked_rows, Objective objective,
+                                         uint64_t magic) {
   // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
   const int raw = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (raw < 0) {
@@ -282,7 +283,8 @@ absl::StatusOr<SolitaireTable> ReadTable(const std::string& path, const Rules& r
     s.SetPayload(kOtherFormatPayload, absl::Cord("old"));
     return s;
   }
-  if (got < 8 || h.magic != kTableMagic) return refused("not a PENK value table");
+  if (got < 8 || h.magic != magic)
+    return refused(magic == kTableMagic ? "not a PENK value table" : "not a PENK spread table");
   if (static_cast<size_t>(got) < sizeof bytes) return damaged("truncated header");
   if (h.format_version != kTableFormatVersion) {
     absl::Status s = damaged(absl::StrCat("format version ", h.format_version,

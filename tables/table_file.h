@@ -32,6 +32,10 @@ namespace penk {
 // 5: the objective in the header (was a reserved zero field).
 inline constexpr uint32_t kTableFormatVersion = 5;
 inline constexpr uint64_t kTableMagic = 0x31454c4241544b50;  // "PKTABLE1"
+// The same layout holding the variances of the final score
+// (solver/score_spread.h, tables/spread_store.h): another magic, so that one
+// kind of table is never read as the other.
+inline constexpr uint64_t kSpreadMagic = 0x3144415250534b50;  // "PKSPRAD1"
 inline constexpr size_t kTableHeaderBytes = 48;
 
 // Fixed-size fields only: a damaged file can make no field ask for memory.
@@ -77,8 +81,10 @@ absl::Status CheckTableWritable(const std::string& path);
 // table, or a table of other rules or blocked rows: the message says which),
 // DataLoss (one of ours, damaged or of another format version: the message
 // says how to rebuild it).
+// `magic`: kSpreadMagic reads a spread table's variances as the values.
 absl::StatusOr<SolitaireTable> ReadTable(const std::string& path, const Rules& rules,
-                                         uint32_t blocked_rows = 0, Objective objective = {});
+                                         uint32_t blocked_rows = 0, Objective objective = {},
+                                         uint64_t magic = kTableMagic);
 
 // Whether ReadTable refused a table of ours only because it has another
 // format version (an older penk wrote it): the default table folder rebuilds

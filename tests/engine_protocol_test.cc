@@ -467,6 +467,8 @@ TEST_F(EngineTables, HintEqualsPenkHintJson) {
       json cli = json::parse(RunPenk(std::string("hint --json --sheet ") + kSmallSheet +
                                      " --roll " + roll + " --rerolls " + std::to_string(rerolls) +
                                      " --table " + table));
+      // The CLI also gives each action's sd (issue 13); the engine does not yet.
+      for (json& a : cli["actions"]) EXPECT_EQ(a.erase("sd"), 1u);
       EXPECT_EQ(r["result"]["actions"], cli["actions"]) << roll << " " << rerolls;
       EXPECT_EQ(r["result"]["sheet"], cli["sheet"]);
       EXPECT_EQ(r["result"]["roll"], cli["roll"]);
@@ -755,6 +757,7 @@ TEST_F(EngineTables, HintWithBlockedRows) {
   ASSERT_TRUE(r.contains("result")) << r;
   json cli = json::parse(RunPenk(std::string("hint --json --sheet ") + sheet +
                                  " --roll 12345J --table " + table));
+  for (json& a : cli["actions"]) EXPECT_EQ(a.erase("sd"), 1u);  // the CLI's sd (issue 13)
   EXPECT_EQ(r["result"]["actions"], cli["actions"]);
 }
 

@@ -16,6 +16,9 @@
 #include "gtest/gtest.h"
 #include "tests/penk_process.h"
 #include "solver/advisor.h"
+#include "solver/distribution.h"
+#include "solver/score_spread.h"
+#include "tables/spread_store.h"
 #include "tables/table_file.h"
 
 namespace penk {
@@ -59,6 +62,22 @@ TEST_F(SolverCliTest, ValuePrintsSixDecimals) {
             absl::StrFormat("value: %.6f", *table_->Value(*ParseSheet(kSheet))));
 }
 
+// The sd line comes before the value line, which stays last; it is the exact
+// distribution's sd.
+TEST_F(SolverCliTest, ValuePrintsTheSdBeforeTheValue) {
+  Outcome r = Penk(absl::StrCat("value --sheet ", kSheet, T()));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> lines = Lines(r.out);
+  ASSERT_GE(lines.size(), 2u);
+  const ScoreDistribution d = *OptimalScoreDistribution(*table_, *ParseSheet(kSheet));
+  EXPECT_GT(d.StdDev(), 1.0);
+  EXPECT_EQ(lines[lines.size() - 2], absl::StrFormat("sd: %.6f", d.StdDev()));
+  r = Penk("value --sheet xo.../xo.../xo.../oo.../xo..." + T());  // finished: certain
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  lines = Lines(r.out);
+  EXPECT_EQ(lines[lines.size() - 2], "sd: 0.000000");
+}
+
 TEST_F(SolverCliTest, FinishedSheetValueIsItsScore) {
   Outcome r = Penk("value --sheet xo.../xo.../xo.../oo.../xo..." + T());  // E5
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -74,11 +93,15 @@ TEST_F(SolverCliTest, HintJsonListsEveryKeepBestFirst) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::vector<RankedAction> ranked =
       *RankActions(*table_, *ParseSheet(kSheet), *ParseRoll("11335J"), 2);
+  // Each action's sd: the spread table `tables build` wrote beside the table.
+  const SpreadTable spreads = *ReadSpreadTable(SpreadPathFor(*table_path_), Rules{}, 0);
+  const std::vector<double> sd =
+      *ActionSds(*table_, spreads, *ParseSheet(kSheet), *ParseRoll("11335J"), 2, ranked);
   std::string expected = absl::StrCat(R"({"sheet":")", kSheet,
                                       R"(","roll":"11335J","rerolls":2,"actions":[)");
   for (size_t i = 0; i < ranked.size(); ++i)
-    absl::StrAppendFormat(&expected, R"(%s{"action":"%s","value":%.6f})", i ? "," : "",
-                          FormatAction(ranked[i].action), ranked[i].value);
+    absl::StrAppendFormat(&expected, R"(%s{"action":"%s","value":%.6f,"sd":%.6f})", i ? "," : "",
+                          FormatAction(ranked[i].action), ranked[i].value, sd[i]);
   EXPECT_EQ(r.out, expected + "]}\n");
   // Every distinct keep of 11335J: (2+1)*(2+1)*2*2 = 36.
   EXPECT_EQ(ranked.size(), 36u);

@@ -7,7 +7,10 @@
 //
 // All take --rules (R4.3, R6.5) and --table; a table file of another variant
 // is refused (the table stores its rules).
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -222,6 +225,23 @@ std::optional<Objective> PolicyObjective(const std::string& policy) {
 }
 bool IsGreedy(const std::string& policy) { return !PolicyObjective(policy).has_value(); }
 
+// Progress of a distribution on stderr, layer by layer of free cells: on a
+// terminal one line redrawn, in a log one line per layer; nothing for a
+// propagation that ends within a second.
+BuildProgress DistributionProgress(const std::string& policy) {
+  const auto start = std::chrono::steady_clock::now();
+  const bool tty = isatty(2);
+  return [start, tty, policy, shown = false](int64_t done, int64_t total) mutable {
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (elapsed < 1 && !shown) return;
+    shown = true;
+    std::fprintf(stderr, "%sdistribution (%s play): %lld/%lld layers of free cells, %.1fs%s",
+                 tty ? "\r" : "", policy.c_str(), static_cast<long long>(done),
+                 static_cast<long long>(total), elapsed, done == total || !tty ? "\n" : "");
+  };
+}
+
 // The exact distribution of `policy` on `sheet`; the table is loaded (or
 // built) only for a table-driven policy, into `table` (the expected-score
 // table is kept there for `value (table)`; a target table only when the
@@ -232,11 +252,12 @@ ScoreDistribution Distribution(const Sheet& sheet, const Rules& rules, const std
   const std::optional<Objective> objective = PolicyObjective(policy);
   if (!objective) {
     std::unique_ptr<TurnPolicy> p = GreedyPolicy(rules, OrFail(PositionOfSheet(sheet)).blocked_rows);
-    return OrFail(PropagateScores(sheet, rules, *p));
+    return OrFail(PropagateScores(sheet, rules, *p, DistributionProgress(policy)));
   }
-  if (table && table->objective() == *objective) return OrFail(OptimalScoreDistribution(*table, sheet));
+  if (table && table->objective() == *objective)
+    return OrFail(OptimalScoreDistribution(*table, sheet, DistributionProgress(policy)));
   SolitaireTable own = TableForSheet(sheet, rules, table_path, *objective);
-  ScoreDistribution d = OrFail(OptimalScoreDistribution(own, sheet));
+  ScoreDistribution d = OrFail(OptimalScoreDistribution(own, sheet, DistributionProgress(policy)));
   if (!table) table = std::move(own);
   return d;
 }

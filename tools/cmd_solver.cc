@@ -15,6 +15,7 @@
 #include "engine/quoted_input.h"
 #include "solver/advisor.h"
 #include "solver/solitaire_state.h"
+#include "tables/spread_store.h"
 #include "tables/table_file.h"
 #include "tables/table_store.h"
 #include "tools/cli_common.h"
@@ -28,6 +29,7 @@ struct TableArgs {
   std::string out, rules, blocked, table_dir, objective;
   int max_free = kRows * kColumns;
   bool all = false;
+  bool no_spread = false;
 };
 
 // "13" -> rows 1 and 3 (bits 0 and 2); "" or "-" -> none.
@@ -97,6 +99,9 @@ void RunTablesBuild(const TableArgs& a) {
   OrFail(CheckTableWritable(path));  // before a build of seconds, not after
   SolitaireTable table = BuildTableWithProgress(rules, a.max_free, true, blocked, objective);
   OrFail(WriteTable(table, path));
+  // The spread of every choice (penk hint's sd), beside it.
+  const std::string spread_path = SpreadPathFor(path);
+  if (!a.no_spread) OrFail(WriteSpreadTable(BuildSpreadWithProgress(table, true), spread_path));
   std::printf("rules: %s\nstates: %lld\n", FormatRules(rules).c_str(),
               static_cast<long long>(kNumSolitaireStates));
   if (objective.is_target()) std::printf("objective: %s\n", FormatObjective(objective).c_str());
@@ -106,6 +111,7 @@ void RunTablesBuild(const TableArgs& a) {
   else
     std::printf("solved: positions with at most %d free cells\n", a.max_free);
   std::printf("table: %s\n", path.c_str());
+  if (!a.no_spread) std::printf("spread table: %s\n", spread_path.c_str());
 }
 
 struct ValueArgs {
@@ -127,6 +133,16 @@ void RunValue(const ValueArgs& a) {
     std::printf(objective.is_target() ? "finished (R5.2): the value is 1 if the score reaches the "
                                         "target, else 0\n"
                                       : "finished (R5.2): the value is the score\n");
+  // The standard deviation of the final score under optimal play (a finished
+  // game's score is certain); the value line stays last (scripts read it).
+  // The spread table is the expected-score policy's: a target's values are
+  // probabilities, whose spread is not the score's.
+  if (!objective.is_target()) {
+    double variance = 0;
+    if (sheet.ClosedColumns() < 2)
+      variance = OrFail(SheetVariance(table, OrFail(LoadOrBuildSpreadTable(table, a.table)), sheet));
+    std::printf("sd: %.6f\n", std::sqrt(variance));
+  }
   std::printf("value: %.6f\n", v);
 }
 
@@ -313,12 +329,15 @@ void RunHint(const HintArgs& a) {
     return;
   }
   size_t shown = a.top > 0 ? std::min<size_t>(a.top, ranked.size()) : ranked.size();
+  // The standard deviation of the final score after each action.
+  const SpreadTable spreads = OrFail(LoadOrBuildSpreadTable(table, a.table));
+  const std::vector<double> sd = OrFail(ActionSds(table, spreads, sheet, roll, a.rerolls, ranked));
   if (a.json) {
     std::string s = absl::StrFormat(R"({"sheet":"%s","roll":"%s","rerolls":%d,"actions":[)",
                                     FormatSheet(sheet), FormatDice(roll), a.rerolls);
     for (size_t i = 0; i < shown; ++i)
-      absl::StrAppendFormat(&s, R"(%s{"action":"%s","value":%.6f})", i ? "," : "",
-                            FormatAction(ranked[i].action), ranked[i].value);
+      absl::StrAppendFormat(&s, R"(%s{"action":"%s","value":%.6f,"sd":%.6f})", i ? "," : "",
+                            FormatAction(ranked[i].action), ranked[i].value, sd[i]);
     std::printf("%s]}\n", s.c_str());
     return;
   }
@@ -329,11 +348,11 @@ void RunHint(const HintArgs& a) {
                 "playing for it\n",
                 FormatObjective(objective).c_str(), objective.target);
   const char* what = ChoiceHeading(a.rerolls, ranked);
-  std::printf("%4s  %-12s %12s %10s\n", "rank", what, "value", "loss");
+  std::printf("%4s  %-12s %12s %10s %10s\n", "rank", what, "value", "loss", "sd");
   for (size_t i = 0; i < shown; ++i) {
     const std::string name = ShownAction(ranked[i].action, a.rerolls);
-    std::printf("%4zu  %-12s %12.6f %10.6f\n", i + 1, name.c_str(), ranked[i].value,
-                ranked.front().value - ranked[i].value);
+    std::printf("%4zu  %-12s %12.6f %10.6f %10.6f\n", i + 1, name.c_str(), ranked[i].value,
+                ranked.front().value - ranked[i].value, sd[i]);
   }
   if (shown < ranked.size()) std::printf("(%zu more; --top 0 shows all)\n", ranked.size() - shown);
 }
@@ -356,13 +375,18 @@ void RegisterSolverCommands(CLI::App& app) {
   b->add_flag("--all", build->all,
               "every set of blocked rows of the rules (32; 1 with penk-lines=columns) into the "
               "table folder, keeping valid ones (for penk engine --no-build)");
+  b->add_flag("--no-spread", build->no_spread,
+              "only the value table, not the spread table beside it (penk hint's sd; built on "
+              "first use then)");
   b->add_option("--table-dir", build->table_dir,
                 "with --all: the table folder (default: $PENK_TABLE_DIR or tables/ beside penk)");
   b->callback([build] { RunTablesBuild(*build); });
 
   auto value = std::make_shared<ValueArgs>();
   CLI::App* v = app.add_subcommand(
-      "value", "optimal expected final score from the start of a turn (solitaire)");
+      "value",
+      "optimal expected final score from the start of a turn (solitaire), and its standard "
+      "deviation (sd)");
   v->add_option("--sheet", value->sheet, "sheet in R7.3 notation")->default_str(kEmptySheet);
   AddRulesOption(v, &value->rules);
   AddObjectiveOption(v, &value->objective);
@@ -372,7 +396,9 @@ void RegisterSolverCommands(CLI::App& app) {
 
   auto hint = std::make_shared<HintArgs>();
   CLI::App* h = app.add_subcommand(
-      "hint", "what to keep (or mark): every action ranked by expected final score");
+      "hint",
+      "what to keep (or mark): every action ranked by expected final score, with the standard "
+      "deviation (sd) of the final score after it");
   h->add_option("--sheet", hint->sheet, "sheet in R7.3 notation")->default_str(kEmptySheet);
   h->add_option("--roll", hint->roll, "the six dice, e.g. 3335JJ")->required();
   h->add_option("--rerolls", hint->rerolls, "rerolls left: 2, 1 or 0 (0: choose the marking)")

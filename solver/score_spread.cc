@@ -1,0 +1,213 @@
+#include "solver/score_spread.h"
+
+#include <omp.h>
+
+#include <atomic>
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+#include "engine/dice_space.h"
+#include "engine/dispatch.h"
+#include "engine/marking.h"
+
+namespace penk {
+namespace {
+
+// The variance after each final roll: that of the position its chosen action
+// leads to (a finished game: 0). Distinct actions are looked up once.
+struct SuccessorVariances {
+  std::vector<double> var;   // by slot: catalog id, then failures by face
+  std::vector<uint32_t> stamp;
+  uint32_t now = 0;
+
+  SuccessorVariances()
+      : var(MarkingCatalog::Get().size() + kColumns + 1), stamp(var.size(), 0) {}
+
+  void Fill(const SpreadTable& spreads, const ColumnCodes& codes, const TurnChoices& choices,
+            double* out) {
+    const MarkingCatalog& catalog = MarkingCatalog::Get();
+    if (++now == 0) {  // wrapped: forget every stamp
+      std::fill(stamp.begin(), stamp.end(), 0);
+      now = 1;
+    }
+    for (int r = 0; r < kNumRolls; ++r) {
+      const int a = choices.action[r];
+      const int slot = a >= 0 ? a : catalog.size() - a;
+      if (stamp[slot] != now) {
+        stamp[slot] = now;
+        var[slot] = spreads.VarianceOfCodes(
+            a >= 0 ? CodesAfterMarking(codes, catalog.cells(a), spreads.blocked_rows())
+                   : CodesAfterFailure(codes, -a));
+      }
+      out[r] = var[slot];
+    }
+  }
+};
+
+// One thread's scratch space for a position's turn.
+struct SpreadWorker {
+  TurnValues turn[kTurnBatch];
+  TurnChoices choices[kTurnBatch];
+  TurnSpread spread;
+  SuccessorVariances successors;
+
+  double Variance(const SolitaireTable& values, const SpreadTable& spreads,
+                  const ColumnCodes& codes) {
+    DecideOptimalTurn(values, codes, turn[0], choices[0]);
+    return Spread(spreads, codes, 0);
+  }
+
+  // The same for count <= kTurnBatch positions, decided together.
+  void Variances(const SolitaireTable& values, const SpreadTable& spreads,
+                 const ColumnCodes* codes, int count, double* out) {
+    DecideOptimalTurns(values, codes, count, turn, choices);
+    for (int j = 0; j < count; ++j) out[j] = Spread(spreads, codes[j], j);
+  }
+
+  double Spread(const SpreadTable& spreads, const ColumnCodes& codes, int j) {
+    successors.Fill(spreads, codes, choices[j], spread.var_roll[0].data());
+    SpreadOfTurn(turn[j], choices[j], spread);
+    return spread.start;
+  }
+};
+
+absl::Status CheckPair(const SolitaireTable& values, const SpreadTable& spreads) {
+  if (values.rules() != spreads.rules() || values.blocked_rows() != spreads.blocked_rows() ||
+      values.max_free() != spreads.max_free())
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the spread table is for rules ", FormatRules(spreads.rules()), ", blocked rows mask ",
+        spreads.blocked_rows(), ", depth ", spreads.max_free(), "; the value table for ",
+        FormatRules(values.rules()), ", ", values.blocked_rows(), ", ", values.max_free()));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+double SpreadTable::VarianceOfCodes(ColumnCodes c) const {
+  SortCodes(c);
+  if (CodeClosed(c[3])) return 0;  // two closed columns: over (R5.2), the score is known
+  return variances_[StateIndex(c)];
+}
+
+PENK_HOT void SpreadOfTurn(const TurnValues& t, const TurnChoices& choices, TurnSpread& s) {
+  const DiceSpace& space = DiceSpace::Get();
+  double mean[kNumKeeps], var[kNumKeeps];
+  for (int n = 1; n <= kRerolls; ++n) {
+    for (int r = 0; r < kNumRolls; ++r) {  // the rolls after this reroll: n - 1 left
+      mean[kNumKeepsBelowSix + r] = t.roll[n - 1][r];
+      var[kNumKeepsBelowSix + r] = s.var_roll[n - 1][r];
+    }
+    // A keep rerolls one die at a time (as the turn solver's lattice): its
+    // six outcomes are equally likely.
+    for (int k = kNumKeepsBelowSix - 1; k >= 0; --k) {
+      const double m = t.keep[n - 1][k];
+      double acc = 0;
+      for (int f = 0; f < kFaces; ++f) {
+        const int c = space.Add(k, f);
+        const double d = mean[c] - m;
+        acc += var[c] + d * d;
+      }
+      mean[k] = m;
+      var[k] = acc * (1.0 / 6.0);
+    }
+    std::copy(var, var + kNumKeepsBelowSix, s.var_keep[n - 1].begin());
+    // Through each roll's decision unchanged: stopping keeps the final roll's.
+    for (int r = 0; r < kNumRolls; ++r) {
+      const int k = choices.keep[n - 1][r];
+      s.var_roll[n][r] = k >= kNumKeepsBelowSix ? s.var_roll[0][r] : var[k];
+    }
+  }
+  double start = 0;
+  for (int r = 0; r < kNumRolls; ++r) {
+    const double d = t.roll[kRerolls][r] - t.start;
+    start += space.RollProbability(r) * (s.var_roll[kRerolls][r] + d * d);
+  }
+  s.start = start;
+}
+
+SpreadTable BuildSpreadTable(const SolitaireTable& values, const BuildProgress& progress) {
+  const uint32_t blocked_rows = values.blocked_rows();
+  std::vector<std::vector<int32_t>> layers(kRows * kColumns + 1);
+  int64_t total = 0;
+  for (int64_t i = 0; i < kNumSolitaireStates; ++i) {
+    const ColumnCodes codes = StateOfIndex(i);
+    if (!CodesValid(codes, blocked_rows)) continue;
+    const int f = FreeCellCount(codes, blocked_rows);
+    if (f <= values.max_free()) {
+      layers[f].push_back(static_cast<int32_t>(i));
+      ++total;
+    }
+  }
+  SpreadTable table(values.rules(), values.max_free(), blocked_rows,
+                    std::vector<double>(kNumSolitaireStates, std::nan("")));
+  std::vector<double>& v = const_cast<std::vector<double>&>(table.variances());
+  int64_t done = 0;
+  // Layers by free cells: every successor has fewer, so is solved before.
+  for (const std::vector<int32_t>& layer : layers) {
+#pragma omp parallel
+    {
+      auto worker = std::make_unique<SpreadWorker>();
+#pragma omp for schedule(dynamic, 16)
+      for (size_t i = 0; i < layer.size(); i += kTurnBatch) {
+        const int n = static_cast<int>(std::min<size_t>(kTurnBatch, layer.size() - i));
+        ColumnCodes codes[kTurnBatch];
+        double out[kTurnBatch];
+        for (int j = 0; j < n; ++j) codes[j] = StateOfIndex(layer[i + j]);
+        worker->Variances(values, table, codes, n, out);
+        for (int j = 0; j < n; ++j) v[layer[i + j]] = out[j];
+        if (progress && omp_get_thread_num() == 0 && (i & 4095) == 0) progress(done + i, total);
+      }
+    }
+    done += layer.size();
+    if (progress) progress(done, total);
+  }
+  return table;
+}
+
+absl::StatusOr<double> SheetVariance(const SolitaireTable& values, const SpreadTable& spreads,
+                                     const Sheet& sheet) {
+  if (absl::Status s = CheckPair(values, spreads); !s.ok()) return s;
+  absl::StatusOr<double> v = values.Value(sheet);  // validates the sheet and the depth
+  if (!v.ok()) return v.status();
+  if (sheet.ClosedColumns() >= 2) return 0.0;  // R5.2: over, the score is known
+  auto worker = std::make_unique<SpreadWorker>();
+  return worker->Variance(values, spreads, CodesInPlace(sheet));
+}
+
+absl::StatusOr<std::vector<double>> ActionSds(const SolitaireTable& values,
+                                              const SpreadTable& spreads, const Sheet& sheet,
+                                              const Dice& roll, int rerolls,
+                                              const std::vector<RankedAction>& ranked) {
+  if (absl::Status s = CheckPair(values, spreads); !s.ok()) return s;
+  absl::StatusOr<double> v = values.Value(sheet);
+  if (!v.ok()) return v.status();
+  if (sheet.ClosedColumns() >= 2)
+    return absl::FailedPreconditionError(absl::StrCat(
+        "sheet ", FormatSheet(sheet), " has two closed columns: the game is over (R5.2)"));
+  if (rerolls < 0 || rerolls > kRerolls || roll.size() != kDice)
+    return absl::InvalidArgumentError("a roll of six dice and 0, 1 or 2 rerolls left expected");
+  const ColumnCodes codes = CodesInPlace(sheet);
+  std::vector<double> out;
+  if (rerolls == 0) {
+    for (const RankedAction& a : ranked) {
+      const ColumnCodes after =
+          a.action.kind == Action::kFail
+              ? CodesAfterFailure(codes, a.action.face)
+              : CodesAfterMarking(codes, a.action.cells, values.blocked_rows());
+      out.push_back(std::sqrt(spreads.VarianceOfCodes(after)));
+    }
+    return out;
+  }
+  auto worker = std::make_unique<SpreadWorker>();
+  worker->Variance(values, spreads, codes);
+  const DiceSpace& space = DiceSpace::Get();
+  const int r = space.RollIndex(roll);
+  for (const RankedAction& a : ranked) {
+    const int k = space.KeepIndex(a.action.keep);
+    out.push_back(std::sqrt(k >= kNumKeepsBelowSix ? worker->spread.var_roll[0][r]
+                                                   : worker->spread.var_keep[rerolls - 1][k]));
+  }
+  return out;
+}
+
+}  // namespace penk

@@ -1,0 +1,270 @@
+// The spread of the final score (issue 13, item 2) and the one-pass best
+// keeps that the distributions and spreads decide with (item 1).
+//
+// Checked against independent computations: the standard deviation of each
+// position against the exact distribution's (forward propagation, its own
+// code path) on every solved position of a small table and on sheets played
+// in their own labelling; each action's against a distribution mixed by hand
+// from the dice law (DiceSpace::Transition), RankActions' choices and the
+// distributions of the positions the turn can end in.
+#include <unistd.h>
+
+#include <cmath>
+#include <functional>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/dice_space.h"
+#include "engine/marking.h"
+#include "engine/rng.h"
+#include "gtest/gtest.h"
+#include "solver/advisor.h"
+#include "solver/distribution.h"
+#include "solver/score_spread.h"
+#include "solver/solitaire_dp.h"
+#include "solver/solitaire_state.h"
+#include "tables/spread_store.h"
+#include "tables/table_file.h"
+
+namespace penk {
+namespace {
+
+// BestKeeps (one lattice pass) against BestKeep (a scan of each roll's
+// sub-keeps), on turns full of ties: final values from {0, 1, 2}.
+TEST(BestKeepsTest, IsBestKeepForEveryRoll) {
+  Rng rng(5);
+  for (int trial = 0; trial < 20; ++trial) {
+    TurnValues t;
+    for (int r = 0; r < kNumRolls; ++r)
+      t.roll[0][r] = trial % 4 == 0 ? 1.0 : static_cast<double>(rng.Below(trial % 2 ? 3 : 50));
+    SolveTurn(t);
+    for (int n = 1; n <= kRerolls; ++n) {
+      int16_t keeps[kNumRolls];
+      BestKeeps(t, n, keeps);
+      for (int r = 0; r < kNumRolls; ++r)
+        ASSERT_EQ(keeps[r], t.BestKeep(n, r)) << "trial " << trial << " roll " << r << " n " << n;
+    }
+  }
+}
+
+// Four turns at once (SIMD lanes) are the one-turn functions, bit for bit
+// (the start value to rounding: the sum of 462 products may be fused
+// differently), with fewer turns than lanes too.
+TEST(BestKeepsTest, BatchIsOneTurnAtATime) {
+  Rng rng(8);
+  for (int count = 1; count <= kTurnBatch; ++count) {
+    TurnValues turns[kTurnBatch], single[kTurnBatch];
+    std::array<std::array<int16_t, kNumRolls>, kRerolls> keeps[kTurnBatch];
+    TurnValues* t[kTurnBatch];
+    std::array<std::array<int16_t, kNumRolls>, kRerolls>* k[kTurnBatch];
+    for (int j = 0; j < count; ++j) {
+      for (int r = 0; r < kNumRolls; ++r)
+        turns[j].roll[0][r] = j % 2 ? rng.Below(4) : rng.Below(1000) / 7.0;
+      single[j] = turns[j];
+      SolveTurn(single[j]);
+      t[j] = &turns[j];
+      k[j] = &keeps[j];
+    }
+    SolveTurnsWithKeeps(t, count, k);
+    for (int j = 0; j < count; ++j) {
+      EXPECT_NEAR(turns[j].start, single[j].start, 1e-12 * std::abs(single[j].start));
+      EXPECT_EQ(turns[j].roll, single[j].roll);
+      EXPECT_EQ(turns[j].keep, single[j].keep);
+      for (int n = 1; n <= kRerolls; ++n) {
+        int16_t best[kNumRolls];
+        BestKeeps(single[j], n, best);
+        for (int r = 0; r < kNumRolls; ++r) ASSERT_EQ(keeps[j][n - 1][r], best[r]);
+      }
+    }
+  }
+}
+
+// The dice law of four decided turns at once is each turn's.
+TEST(BestKeepsTest, FinalRollMassesAreEachTurns) {
+  const DiceSpace& space = DiceSpace::Get();
+  Rng rng(3);
+  TurnChoices c[kTurnBatch];
+  for (int j = 0; j < kTurnBatch; ++j)
+    for (int n = 0; n < kRerolls; ++n)
+      for (int r = 0; r < kNumRolls; ++r) {
+        const std::vector<int16_t>& subs = space.SubKeeps(r);
+        c[j].keep[n][r] = subs[rng.Below(static_cast<uint32_t>(subs.size()))];
+      }
+  for (int count = 1; count <= kTurnBatch; ++count) {
+    std::array<double, kNumRolls> out[kTurnBatch];
+    FinalRollMasses(c, count, out);
+    for (int j = 0; j < count; ++j) {
+      const std::array<double, kNumRolls> one = FinalRollMass(c[j]);
+      for (int r = 0; r < kNumRolls; ++r) ASSERT_NEAR(out[j][r], one[r], 1e-16);
+    }
+  }
+}
+
+class SpreadTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    values_ = new SolitaireTable(BuildSolitaireTable(Rules{}, kMaxFree));
+    spreads_ = new SpreadTable(BuildSpreadTable(*values_));
+  }
+  static constexpr int kMaxFree = 7;
+  static SolitaireTable* values_;
+  static SpreadTable* spreads_;
+};
+SolitaireTable* SpreadTest::values_ = nullptr;
+SpreadTable* SpreadTest::spreads_ = nullptr;
+
+// 200 positions of the table with 4..6 free cells (spread over the index),
+// each in canonical labelling: the stored sd is the exact distribution's.
+TEST_F(SpreadTest, EveryPositionsSdIsTheDistributions) {
+  int checked = 0, spread_out = 0;
+  for (int64_t i = 0; i < kNumSolitaireStates && checked < 200; i += 97) {
+    const ColumnCodes codes = StateOfIndex(i);
+    if (FreeCellCount(codes) > kMaxFree - 1) continue;
+    const Sheet sheet = SheetOfCodes(codes);
+    const ScoreDistribution d = *OptimalScoreDistribution(*values_, sheet);
+    const double sd = std::sqrt(spreads_->variances()[i]);
+    ASSERT_NEAR(sd, d.StdDev(), 1e-6) << FormatSheet(sheet);
+    ASSERT_NEAR(sd, std::sqrt(*SheetVariance(*values_, *spreads_, sheet)), 1e-9);
+    ++checked;
+    spread_out += sd > 1;
+  }
+  EXPECT_EQ(checked, 200);
+  EXPECT_GT(spread_out, 25) << "the positions should have uncertain scores";
+}
+
+// A sheet in its own labelling (columns not sorted) is played as given in its
+// first turn, by both.
+TEST_F(SpreadTest, SheetInItsOwnLabellingMatchesItsDistribution) {
+  Rng rng(17);
+  int checked = 0;
+  while (checked < 40) {
+    Sheet s;
+    while (s.FreeCount() > 4 + static_cast<int>(rng.Below(kMaxFree - 3))) {
+      const int cell = rng.Below(25);
+      if (s.free() >> cell & 1) s.circled |= 1u << cell;
+    }
+    if (checked % 3 == 0) {  // a failed column
+      const int v = 1 + rng.Below(5);
+      s.crossed |= s.free() & ColumnMask(v);
+    }
+    if (s.ClosedColumns() > 1 || s.FreeCount() > kMaxFree) continue;
+    SCOPED_TRACE(FormatSheet(s));
+    const ScoreDistribution d = *OptimalScoreDistribution(*values_, s);
+    EXPECT_NEAR(std::sqrt(*SheetVariance(*values_, *spreads_, s)), d.StdDev(), 1e-6);
+    ++checked;
+  }
+}
+
+// The distribution of the final score from the start of a turn at `codes`
+// (canonical: the spread table's labelling of later positions).
+std::map<int, double> Pmf(const SolitaireTable& values, ColumnCodes codes) {
+  SortCodes(codes);
+  std::map<int, double> out;
+  if (CodeClosed(codes[3])) {
+    out[ScoreOfCodes(codes, values.rules())] = 1;
+    return out;
+  }
+  const ScoreDistribution d = *OptimalScoreDistribution(values, SheetOfCodes(codes));
+  for (int s = 0; s <= kMaxScore; ++s)
+    if (d.pmf[s] > 0) out[s] = d.pmf[s];
+  return out;
+}
+
+double Sd(const std::map<int, double>& pmf) {
+  double mean = 0, var = 0;
+  for (auto [s, p] : pmf) mean += s * p;
+  for (auto [s, p] : pmf) var += (s - mean) * (s - mean) * p;
+  return std::sqrt(var);
+}
+
+// Each action's sd, against a distribution mixed by hand: a marking's is its
+// successor's; a keep's mixes, over the dice law, the final roll's best
+// marking (RankActions) or, with two rerolls, the next roll's best keep first.
+TEST_F(SpreadTest, EveryActionsSdIsItsMixedDistributions) {
+  const DiceSpace& space = DiceSpace::Get();
+  const Sheet sheet = *ParseSheet("o.o.o/.oooo/oo.oo/oooo./oo.o.");  // 7 free cells
+  const ColumnCodes codes = CodesInPlace(sheet);
+  std::map<int, std::map<int, double>> after_roll;  // final roll -> pmf
+  auto final_pmf = [&](int r) -> const std::map<int, double>& {
+    auto it = after_roll.find(r);
+    if (it != after_roll.end()) return it->second;
+    const Action a = (*RankActions(*values_, sheet, space.roll(r), 0)).front().action;
+    return after_roll[r] = Pmf(*values_, a.kind == Action::kFail
+                                             ? CodesAfterFailure(codes, a.face)
+                                             : CodesAfterMarking(codes, a.cells, 0));
+  };
+  // Holding roll r with n rerolls: the best keep, then the dice.
+  std::function<std::map<int, double>(int, int)> held = [&](int r, int n) {
+    if (n == 0) return final_pmf(r);
+    const Dice keep = (*RankActions(*values_, sheet, space.roll(r), n)).front().action.keep;
+    const int k = space.KeepIndex(keep);
+    if (k >= kNumKeepsBelowSix) return final_pmf(r);
+    std::map<int, double> mix;
+    for (int r2 = 0; r2 < kNumRolls; ++r2)
+      if (double p = space.Transition(k, r2); p > 0)
+        for (auto [s, q] : held(r2, n - 1)) mix[s] += p * q;
+    return mix;
+  };
+  for (const char* text : {"11335J", "123455", "JJ2244"}) {
+    const Dice roll = *ParseRoll(text);
+    for (int rerolls = 0; rerolls <= 1; ++rerolls) {
+      SCOPED_TRACE(std::string(text) + " rerolls " + std::to_string(rerolls));
+      const std::vector<RankedAction> ranked = *RankActions(*values_, sheet, roll, rerolls);
+      const std::vector<double> sd =
+          *ActionSds(*values_, *spreads_, sheet, roll, rerolls, ranked);
+      ASSERT_EQ(sd.size(), ranked.size());
+      for (size_t i = 0; i < ranked.size(); ++i) {
+        const Action& a = ranked[i].action;
+        std::map<int, double> pmf;
+        if (rerolls == 0) {
+          pmf = Pmf(*values_, a.kind == Action::kFail ? CodesAfterFailure(codes, a.face)
+                                                      : CodesAfterMarking(codes, a.cells, 0));
+        } else {
+          const int k = space.KeepIndex(a.keep);
+          if (k >= kNumKeepsBelowSix) {
+            pmf = final_pmf(space.RollIndex(roll));
+          } else {
+            for (int r2 = 0; r2 < kNumRolls; ++r2)
+              if (double p = space.Transition(k, r2); p > 0)
+                for (auto [s, q] : held(r2, rerolls - 1)) pmf[s] += p * q;
+          }
+        }
+        EXPECT_NEAR(sd[i], Sd(pmf), 1e-6) << FormatAction(a);
+      }
+    }
+  }
+}
+
+TEST_F(SpreadTest, FileRoundTripAndRefusals) {
+  const std::string dir =
+      (std::filesystem::temp_directory_path() / ("penk_spread_" + std::to_string(getpid())))
+          .string();
+  std::filesystem::create_directories(dir);
+  const std::string value_path = dir + "/t.penktable";
+  EXPECT_EQ(SpreadPathFor(value_path), dir + "/t.penkspread");
+  EXPECT_EQ(SpreadPathFor(dir + "/t"), dir + "/t.spread");
+  ASSERT_TRUE(WriteTable(*values_, value_path).ok());
+  const std::string spread_path = SpreadPathFor(value_path);
+  ASSERT_TRUE(WriteSpreadTable(*spreads_, spread_path).ok());
+  absl::StatusOr<SpreadTable> back = ReadSpreadTable(spread_path, Rules{}, 0);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->max_free(), kMaxFree);
+  for (int64_t i = 0; i < kNumSolitaireStates; i += 1001) {
+    const double a = back->variances()[i], b = spreads_->variances()[i];
+    ASSERT_TRUE(a == b || (std::isnan(a) && std::isnan(b)));
+  }
+  // One kind of table is never read as the other.
+  EXPECT_NE(ReadSpreadTable(value_path, Rules{}, 0).status().message().find(
+                "not a PENK spread table"),
+            std::string::npos);
+  EXPECT_NE(ReadTable(spread_path, Rules{}).status().message().find("not a PENK value table"),
+            std::string::npos);
+  // Another variant's spread table is refused.
+  EXPECT_FALSE(ReadSpreadTable(spread_path, *ParseRules("line-min=2"), 0).ok());
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace penk
