@@ -46,6 +46,7 @@ int main(int argc, char** argv) {
   penk::cli::RegisterSolverCommands(app);
   penk::cli::RegisterSimulate(app);
   penk::cli::RegisterMatch(app);
+  penk::cli::RegisterCalibrate(app);
   penk::cli::RegisterEngine(app);
   penk::cli::RegisterAnalysisCommands(app);
   // CLI11 would only say "a subcommand is required"; name the unknown word.
