@@ -17,12 +17,12 @@
 
 namespace penk {
 
-// Fitted by `penk calibrate --fit` on seed 1 (docs/AI.md has the command);
-// checked on seed 2.
+// Fitted by `penk calibrate --fit` on the 12,000 games of seed 1 (docs/AI.md
+// has the command and the positions), checked on the games of seed 2.
 const std::array<CalibrationMap, 3> kFittedCalibration = {{
-    {0, 1, 0, 0},  // 2 players
-    {0, 1, 0, 0},  // 3 players
-    {0, 1, 0, 0},  // 4 players
+    {{{-0.512866, 0.918534, -0.114317, -0.117812, 0.139676, -0.185060, -0.161235}}},  // 2 players
+    {{{-0.168075, 0.751046, -0.279256, 0.266966, 0.083194, -0.029894, -0.193260}}},   // 3 players
+    {{{-0.000951, 0.661369, 0.104919, 0.607565, 0.033656, -0.095868, -0.128923}}},    // 4 players
 }};
 
 namespace {
@@ -41,6 +41,10 @@ double Sigmoid(double z) { return 1 / (1 + std::exp(-z)); }
 
 double TurnFeature(int turns) {
   return std::clamp(turns, 0, kCalibrationMaxTurns) / 10.0;
+}
+
+std::array<double, kCalibrationFeatures> Features(double x, double t) {
+  return {1, x, t, x * t, std::max(0.0, x + 2), std::max(0.0, x), std::max(0.0, x - 2)};
 }
 
 uint64_t GameKey(uint64_t seed, int64_t game) {
@@ -125,9 +129,14 @@ double CalibratedWin(double raw, int players, int turns,
   // can still make changes it; the tie-breakers add < 1e-6) stays certain.
   if (raw >= 1 - kCertain) return 1;
   if (raw <= kCertain) return 0;
-  const CalibrationMap& m = maps[players - 2];
-  const double x = Logit(raw), t = TurnFeature(std::max(0, turns));
-  return Sigmoid(m.a + m.b * x + m.c * t + m.d * x * t);
+  const std::array<double, kCalibrationFeatures> f = CalibrationFeatures(raw, turns);
+  double z = 0;
+  for (int i = 0; i < kCalibrationFeatures; ++i) z += maps[players - 2].w[i] * f[i];
+  return Sigmoid(z);
+}
+
+std::array<double, kCalibrationFeatures> CalibrationFeatures(double raw, int turns) {
+  return Features(Logit(raw), TurnFeature(std::max(0, turns)));
 }
 
 int CalibrationBucket(double p) {
@@ -206,52 +215,54 @@ void FitAccumulator::Add(const FitSample& s) {
 }
 
 std::array<CalibrationMap, 3> FitAccumulator::Fit() const {
+  constexpr int K = kCalibrationFeatures;
   std::array<CalibrationMap, 3> maps{};
   for (int p = 0; p < 3; ++p) {
-    // Newton's method on the weighted log-likelihood; features (1, x, t, x t).
-    std::array<double, 4> w = {0, 1, 0, 0};
+    // Newton's method on the weighted log-likelihood of the bins.
+    std::array<double, K> w = CalibrationMap{}.w;
     bool any = false;
-    for (int iter = 0; iter < 50; ++iter) {
-      std::array<double, 4> g{};
-      std::array<std::array<double, 4>, 4> h{};
+    for (int iter = 0; iter < 100; ++iter) {
+      std::array<double, K> g{};
+      std::array<std::array<double, K>, K> h{};
       for (int t = 0; t <= kCalibrationMaxTurns; ++t)
         for (int b = 0; b < kLogitBins; ++b) {
           const size_t i = (static_cast<size_t>(p) * (kCalibrationMaxTurns + 1) + t) * kLogitBins + b;
           if (n_[i] == 0) continue;
           any = true;
-          const double x = -kCalibrationLogitCap + 0.05 * b, tf = TurnFeature(t);
-          const std::array<double, 4> f = {1, x, tf, x * tf};
-          const double q = Sigmoid(w[0] + w[1] * x + w[2] * tf + w[3] * x * tf);
-          for (int j = 0; j < 4; ++j) {
+          const std::array<double, K> f = Features(-kCalibrationLogitCap + 0.05 * b, TurnFeature(t));
+          double z = 0;
+          for (int j = 0; j < K; ++j) z += w[j] * f[j];
+          const double q = Sigmoid(z);
+          for (int j = 0; j < K; ++j) {
             g[j] += (y_[i] - n_[i] * q) * f[j];
-            for (int k = 0; k < 4; ++k) h[j][k] += n_[i] * q * (1 - q) * f[j] * f[k];
+            for (int k = 0; k < K; ++k) h[j][k] += n_[i] * q * (1 - q) * f[j] * f[k];
           }
         }
       if (!any) break;
-      for (int j = 0; j < 4; ++j) h[j][j] += 1e-9;  // a feature without spread
+      for (int j = 0; j < K; ++j) h[j][j] += 1e-6;  // a feature without spread stays put
       // Solve h d = g (Gaussian elimination with partial pivoting).
-      std::array<double, 4> d = g;
-      for (int c = 0; c < 4; ++c) {
+      std::array<double, K> d = g;
+      for (int c = 0; c < K; ++c) {
         int piv = c;
-        for (int r = c + 1; r < 4; ++r)
+        for (int r = c + 1; r < K; ++r)
           if (std::fabs(h[r][c]) > std::fabs(h[piv][c])) piv = r;
         std::swap(h[c], h[piv]);
         std::swap(d[c], d[piv]);
-        for (int r = c + 1; r < 4; ++r) {
+        for (int r = c + 1; r < K; ++r) {
           const double f = h[r][c] / h[c][c];
-          for (int k = c; k < 4; ++k) h[r][k] -= f * h[c][k];
+          for (int k = c; k < K; ++k) h[r][k] -= f * h[c][k];
           d[r] -= f * d[c];
         }
       }
-      for (int c = 3; c >= 0; --c) {
-        for (int k = c + 1; k < 4; ++k) d[c] -= h[c][k] * d[k];
+      for (int c = K - 1; c >= 0; --c) {
+        for (int k = c + 1; k < K; ++k) d[c] -= h[c][k] * d[k];
         d[c] /= h[c][c];
       }
       double step = 0;
-      for (int j = 0; j < 4; ++j) w[j] += d[j], step = std::max(step, std::fabs(d[j]));
+      for (int j = 0; j < K; ++j) w[j] += d[j], step = std::max(step, std::fabs(d[j]));
       if (step < 1e-10) break;
     }
-    if (any) maps[p] = {w[0], w[1], w[2], w[3]};
+    if (any) maps[p].w = w;
   }
   return maps;
 }

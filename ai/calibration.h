@@ -15,12 +15,12 @@
 // Recalibration: the raw estimate is overconfident (and with 3-4 players the
 // product of pairwise Phi's is far too low). CalibratedWin maps it by a
 // logistic model per player count in the logit of the raw estimate and the
-// turns the mover has played: logit(p) = a + b x + c t + d x t, x =
-// logit(raw) clamped to +-kCalibrationLogitCap, t = min(turns, 20) / 10.
+// turns the mover has played (CalibrationMap: piecewise linear in x =
+// logit(raw) clamped to +-kCalibrationLogitCap, with t = min(turns, 20) / 10).
 // Its coefficients were fitted (FitCalibration, `penk calibrate --fit`) on
 // games of one seed range and are checked on another (docs/AI.md). The map
-// is increasing in the raw estimate for a given position (b + d t > 0 for
-// every t in [0, 2], checked by a test), so it changes no ranking: expert
+// is increasing in the raw estimate for a given position (every slope in x
+// is positive for t in [0, 2], checked by a test), so it changes no ranking: expert
 // ranks on the raw estimate; only the shown figure is mapped.
 //
 // Deterministic for a seed whatever the thread count: games are played in
@@ -49,10 +49,16 @@ inline constexpr int kMaxCalibrationThreads = 256;
 inline constexpr double kCalibrationLogitCap = 7;  // |logit| beyond ~0.999 says nothing more
 inline constexpr int kCalibrationMaxTurns = 20;    // t is capped here (a game has ~10 turns)
 
-// The logistic map of one player count.
+// The logistic map of one player count: logit p = sum w[i] f[i] over the
+// features f = (1, x, t, x t, max(0, x + 2), max(0, x), max(0, x - 2)): a
+// line in x whose slope changes at the knots -2, 0, 2 and with the turns.
+inline constexpr int kCalibrationFeatures = 7;
 struct CalibrationMap {
-  double a = 0, b = 1, c = 0, d = 0;  // identity in the logit: a = c = d = 0, b = 1
+  std::array<double, kCalibrationFeatures> w = {0, 1, 0, 0, 0, 0, 0};  // the identity
 };
+
+// The features of a raw estimate and turn count.
+std::array<double, kCalibrationFeatures> CalibrationFeatures(double raw, int turns);
 
 // The fitted maps for 2, 3 and 4 players (index players - 2).
 extern const std::array<CalibrationMap, 3> kFittedCalibration;

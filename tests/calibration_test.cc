@@ -91,25 +91,32 @@ TEST(Calibration, IntervalsClusteredByGame) {
 
 // The fit recovers a known logistic map from outcomes drawn by it.
 TEST(Calibration, FitRecoversKnownMap) {
-  const CalibrationMap truth{0.4, 0.5, -0.3, 0.2};
+  CalibrationMap truth;
+  truth.w = {0.4, 0.5, -0.3, 0.2, 0.3, -0.2, 0.1};
   Rng rng(11);
   FitAccumulator fit;
-  for (int i = 0; i < 400000; ++i) {
-    const double x = -4 + 8 * Uniform(rng);
+  for (int i = 0; i < 600000; ++i) {
+    const double x = -5 + 10 * Uniform(rng);
     const int turns = static_cast<int>(rng.Next() % 21);
     const double raw = 1 / (1 + std::exp(-x));
-    const double t = turns / 10.0;
-    const double q = 1 / (1 + std::exp(-(truth.a + truth.b * x + truth.c * t + truth.d * x * t)));
-    fit.Add({3, turns, raw, Uniform(rng) < q ? 1.0 : 0.0});
+    const std::array<double, kCalibrationFeatures> f = CalibrationFeatures(raw, turns);
+    double z = 0;
+    for (int k = 0; k < kCalibrationFeatures; ++k) z += truth.w[k] * f[k];
+    fit.Add({3, turns, raw, Uniform(rng) < 1 / (1 + std::exp(-z)) ? 1.0 : 0.0});
   }
   const std::array<CalibrationMap, 3> maps = fit.Fit();
-  EXPECT_NEAR(maps[1].a, truth.a, 0.05);
-  EXPECT_NEAR(maps[1].b, truth.b, 0.03);
-  EXPECT_NEAR(maps[1].c, truth.c, 0.05);
-  EXPECT_NEAR(maps[1].d, truth.d, 0.03);
+  // The fitted map gives the true probabilities, feature by feature close.
+  for (int k = 0; k < kCalibrationFeatures; ++k) EXPECT_NEAR(maps[1].w[k], truth.w[k], 0.12) << k;
+  for (double raw : {0.02, 0.2, 0.5, 0.8, 0.98})
+    for (int turns : {0, 5, 10, 20}) {
+      const std::array<double, kCalibrationFeatures> f = CalibrationFeatures(raw, turns);
+      double z = 0;
+      for (int k = 0; k < kCalibrationFeatures; ++k) z += truth.w[k] * f[k];
+      EXPECT_NEAR(CalibratedWin(raw, 3, turns, maps), 1 / (1 + std::exp(-z)), 0.01)
+          << raw << " " << turns;
+    }
   // No positions with 2 or 4 players: the identity.
-  EXPECT_EQ(maps[0].b, 1);
-  EXPECT_EQ(maps[0].a, 0);
+  EXPECT_EQ(maps[0].w, CalibrationMap{}.w);
   EXPECT_NEAR(CalibratedWin(0.3, 2, 5, maps), 0.3, 1e-12);
 }
 

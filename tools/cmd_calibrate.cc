@@ -138,9 +138,12 @@ void RunCalibrateCommand(const CalibrateArgs& a) {
       absl::StrAppendFormat(&s, R"(%s"%d":%s)", p ? "," : "", p + 2,
                             TableJson(r.calibrated_by_players[p]));
     s += "},\"fit\":[";
-    for (int p = 0; p < 3; ++p)
-      absl::StrAppendFormat(&s, R"(%s{"players":%d,"a":%.6f,"b":%.6f,"c":%.6f,"d":%.6f})",
-                            p ? "," : "", p + 2, r.fit[p].a, r.fit[p].b, r.fit[p].c, r.fit[p].d);
+    for (int p = 0; p < 3; ++p) {
+      absl::StrAppendFormat(&s, R"(%s{"players":%d,"w":[)", p ? "," : "", p + 2);
+      for (int i = 0; i < kCalibrationFeatures; ++i)
+        absl::StrAppendFormat(&s, "%s%.6f", i ? "," : "", r.fit[p].w[i]);
+      s += "]}";
+    }
     std::printf("%s]}\n", s.c_str());
     return;
   }
@@ -161,11 +164,15 @@ void RunCalibrateCommand(const CalibrateArgs& a) {
     PrintTable(absl::StrCat("calibrated, ", p + 2, " players").c_str(), r.calibrated_by_players[p]);
   }
   if (a.fit) {
-    std::printf("\nlogistic maps fitted on these games (logit p = a + b x + c t + d x t; "
-                "x = logit raw, t = min(turns, 20) / 10), for ai/calibration.cc:\n");
-    for (int p = 0; p < 3; ++p)
-      std::printf("    {%.6f, %.6f, %.6f, %.6f},  // %d players\n", r.fit[p].a, r.fit[p].b,
-                  r.fit[p].c, r.fit[p].d, p + 2);
+    std::printf("\nlogistic maps fitted on these games (logit p = w . (1, x, t, x t, max(0, x + 2), "
+                "max(0, x), max(0, x - 2)); x = logit raw, t = min(turns, 20) / 10), for "
+                "ai/calibration.cc:\n");
+    for (int p = 0; p < 3; ++p) {
+      std::printf("    {{{");
+      for (int i = 0; i < kCalibrationFeatures; ++i)
+        std::printf("%s%.6f", i ? ", " : "", r.fit[p].w[i]);
+      std::printf("}}},  // %d players\n", p + 2);
+    }
   }
 }
 
