@@ -213,7 +213,7 @@ void RunRolloutHint(const HintArgs& a, const Sheet& sheet, const Dice& roll, con
     for (size_t i = 0; i < a.opponents.size(); ++i)
       absl::StrAppendFormat(&s, R"(%s"%s")", i ? "," : "", FormatSheet(*ParseSheet(a.opponents[i])));
     absl::StrAppendFormat(&s,
-                          R"(],"last_round":%s,"win_estimate":"fast, calibrated","rollouts":{"trials":%d,"policy":"%s","seed":%d,"candidates":%d,"timed_out":%s},"actions":[)",
+                          R"(],"last_round":%s,"rollouts":{"trials":%d,"policy":"%s","seed":%d,"candidates":%d,"timed_out":%s},"actions":[)",
                           a.last_round ? "true" : "false", a.rollouts, o.policy, a.seed, k,
                           r.timed_out ? "true" : "false");
     for (size_t i = 0; i < r.candidates.size(); ++i) {
@@ -264,7 +264,7 @@ void RunMultiplayerHint(const HintArgs& a, const Sheet& sheet, const Dice& roll,
                                     FormatSheet(sheet), FormatDice(roll), a.rerolls);
     for (size_t i = 0; i < a.opponents.size(); ++i)
       absl::StrAppendFormat(&s, R"(%s"%s")", i ? "," : "", FormatSheet(*ParseSheet(a.opponents[i])));
-    absl::StrAppendFormat(&s, R"(],"last_round":%s,"win_estimate":"fast, calibrated","actions":[)",
+    absl::StrAppendFormat(&s, R"(],"last_round":%s,"actions":[)",
                           a.last_round ? "true" : "false");
     for (size_t i = 0; i < shown; ++i)
       absl::StrAppendFormat(&s, R"(%s{"action":"%s","win":%.6f,"value":%.6f})", i ? "," : "",
