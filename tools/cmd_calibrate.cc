@@ -185,8 +185,7 @@ void RegisterCalibrate(CLI::App& app) {
                    "score, fitted recalibration");
   c->add_option("--players", args->lineups,
                 "line-ups, each 2-4 comma-separated players, played in turn, e.g. "
-                "expert,expert expert,greedy expert,greedy,greedy")
-      ->default_val(std::vector<std::string>{"expert,expert"});
+                "expert,expert expert,greedy expert,greedy,greedy (default expert,expert)");
   c->add_option("--games", args->games,
                 absl::StrCat("number of games, 1..", kMaxCalibrationGames,
                              " (memory does not grow with it)"))
