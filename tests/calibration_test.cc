@@ -7,6 +7,7 @@
 #include "ai/calibration.h"
 #include "engine/rng.h"
 #include "gtest/gtest.h"
+#include "tests/penk_process.h"
 
 namespace penk {
 namespace {
@@ -151,6 +152,29 @@ TEST(Calibration, RunRefusesBadOptions) {
   EXPECT_EQ(RunCalibration(o).status().code(), absl::StatusCode::kInvalidArgument);
   o.threads = 1;
   EXPECT_EQ(RunCalibration(o).status().code(), absl::StatusCode::kFailedPrecondition);  // no tables
+}
+
+// `penk calibrate` refuses bad input in one line, exit 2, before any game.
+TEST(Calibration, CommandRefusesBadInput) {
+  using testing_support::RunPenk;
+  const struct {
+    std::vector<std::string> args;
+    const char* says;
+  } cases[] = {
+      {{"calibrate", "--players", "expert"}, "2 to 4 players"},
+      {{"calibrate", "--players", "expert,greedy,greedy,greedy,greedy"}, "2 to 4 players"},
+      {{"calibrate", "--players", "expert,nobody"}, "unknown bot"},
+      {{"calibrate", "--players", "expert,,greedy"}, "empty name"},
+      {{"calibrate", "--games", "0"}, "--games must be"},
+      {{"calibrate", "--threads", "0"}, "--threads must be"},
+  };
+  for (const auto& c : cases) {
+    const testing_support::PenkRun r = RunPenk(c.args);
+    EXPECT_TRUE(r.exited);
+    EXPECT_EQ(r.exit_code, 2) << c.args[2];
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
 }
 
 }  // namespace
