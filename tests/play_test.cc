@@ -388,7 +388,8 @@ TEST(playCli, QuestionMarkShowsTheAdvisor) {
   EXPECT_NE(solo.out.find("exp. score"), std::string::npos);
   Result duel = RunPenk("play --players human,expert --seed 3", "?\nstop\n?\nq\n");
   EXPECT_EQ(duel.exit_code, 0) << duel.err;
-  EXPECT_NE(duel.out.find("win: expert's estimate"), std::string::npos) << duel.out;
+  EXPECT_NE(duel.out.find("win: expert's fast estimate of the probability of winning, calibrated"),
+            std::string::npos) << duel.out;  // which estimate the figure is (issue 11)
   EXPECT_NE(duel.out.find("marking       "), std::string::npos);  // ranked markings too
 }
 

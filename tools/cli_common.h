@@ -56,6 +56,7 @@ void RegisterPlay(CLI::App& app);
 void RegisterSolverCommands(CLI::App& app);
 void RegisterSimulate(CLI::App& app);
 void RegisterMatch(CLI::App& app);
+void RegisterCalibrate(CLI::App& app);
 void RegisterAnalysisCommands(CLI::App& app);
 void RegisterEngine(CLI::App& app);
 void RegisterServe(CLI::App& app);

@@ -192,7 +192,9 @@ void PrintRankedOptions(const Game& game, const std::shared_ptr<TableCache>& tab
   std::vector<Row> rows;
   for (size_t i = 0; i < ranked.size(); ++i) rows.push_back({ranked[i].action, ranked[i].value, win[i]});
   std::printf("  advisor (best first%s):\n  %-14s %14s%s\n",
-              multi ? "; win: expert's estimate of the probability of winning" : "",
+              multi ? "; win: expert's fast estimate of the probability of winning, calibrated "
+                      "on self-play (docs/AI.md)"
+                    : "",
               rerolls > 0 ? "keep" : "marking", "exp. score",
               multi ? "      win" : "");
   for (size_t i = 0; i < rows.size() && i < kShown; ++i) {

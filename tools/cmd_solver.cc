@@ -254,7 +254,7 @@ void RunRolloutHint(const HintArgs& a, const Sheet& sheet, const Dice& roll, con
               static_cast<unsigned long long>(a.seed),
               r.timed_out ? "; stopped by --time-ms" : "");
   std::printf("win: rollout win share with its 95%% interval; margin: mean final score minus the "
-              "best opponent's; estimate: the fast estimate\n");
+              "best opponent's; estimate: the fast estimate, calibrated on self-play (docs/AI.md)\n");
   const char* what = ChoiceHeading(a.rerolls, ranked);
   std::printf("%4s  %-12s %8s %19s %8s %7s %9s\n", "rank", what, "win", "95% CI", "margin",
               "trials", "estimate");
@@ -280,7 +280,8 @@ void RunMultiplayerHint(const HintArgs& a, const Sheet& sheet, const Dice& roll,
                                     FormatSheet(sheet), FormatDice(roll), a.rerolls);
     for (size_t i = 0; i < a.opponents.size(); ++i)
       absl::StrAppendFormat(&s, R"(%s"%s")", i ? "," : "", FormatSheet(*ParseSheet(a.opponents[i])));
-    absl::StrAppendFormat(&s, R"(],"last_round":%s,"actions":[)", a.last_round ? "true" : "false");
+    absl::StrAppendFormat(&s, R"(],"last_round":%s,"actions":[)",
+                          a.last_round ? "true" : "false");
     for (size_t i = 0; i < shown; ++i)
       absl::StrAppendFormat(&s, R"(%s{"action":"%s","win":%.6f,"value":%.6f})", i ? "," : "",
                             FormatAction(ranked[i].action), win[i], ranked[i].value);
@@ -293,6 +294,8 @@ void RunMultiplayerHint(const HintArgs& a, const Sheet& sheet, const Dice& roll,
   std::printf("ranked by expert's estimate of the probability of winning%s, then value, then "
               "fewer dice rerolled; value: expected final score (solitaire-optimal)\n",
               a.last_round ? " (last round: exact)" : "");
+  std::printf("win: the fast estimate, calibrated on self-play (docs/AI.md); --rollouts N plays "
+              "the candidates out for a win share with its 95%% interval\n");
   const char* what = ChoiceHeading(a.rerolls, ranked);
   std::printf("%4s  %-12s %8s %12s\n", "rank", what, "win", "value");
   for (size_t i = 0; i < shown; ++i) {

@@ -46,6 +46,7 @@ int main(int argc, char** argv) {
   penk::cli::RegisterSolverCommands(app);
   penk::cli::RegisterSimulate(app);
   penk::cli::RegisterMatch(app);
+  penk::cli::RegisterCalibrate(app);
   penk::cli::RegisterEngine(app);
   penk::cli::RegisterServe(app);
   penk::cli::RegisterAnalysisCommands(app);

@@ -1,0 +1,400 @@
+#include "ai/calibration.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <mutex>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "ai/ai_players.h"
+#include "ai/bot.h"
+#include "ai/dice_stream.h"
+#include "ai/player.h"
+#include "engine/game.h"
+
+namespace penk {
+
+// Fitted by `penk calibrate --fit` on the 12,000 games of seed 1 (docs/AI.md
+// has the command and the positions), checked on the games of seed 2.
+const std::array<CalibrationMap, 3> kFittedCalibration = {{
+    {{{-0.512866, 0.918534, -0.114317, -0.117812, 0.139676, -0.185060, -0.161235}}},  // 2 players
+    {{{-0.168075, 0.751046, -0.279256, 0.266966, 0.083194, -0.029894, -0.193260}}},   // 3 players
+    {{{-0.000951, 0.661369, 0.104919, 0.607565, 0.033656, -0.095868, -0.128923}}},    // 4 players
+}};
+
+namespace {
+
+double Logit(double p) {
+  p = std::clamp(p, 0.0, 1.0);
+  const double cap = kCalibrationLogitCap;
+  if (p <= 0) return -cap;
+  if (p >= 1) return cap;
+  return std::clamp(std::log(p / (1 - p)), -cap, cap);
+}
+
+constexpr double kCertain = 1e-6;
+
+double Sigmoid(double z) { return 1 / (1 + std::exp(-z)); }
+
+double TurnFeature(int turns) {
+  return std::clamp(turns, 0, kCalibrationMaxTurns) / 10.0;
+}
+
+std::array<double, kCalibrationFeatures> Features(double x, double t) {
+  return {1, x, t, x * t, std::max(0.0, x + 2), std::max(0.0, x), std::max(0.0, x - 2)};
+}
+
+uint64_t GameKey(uint64_t seed, int64_t game) {
+  return MixBits(MixBits(seed ^ 0x63616c6962ULL) ^ static_cast<uint64_t>(game));
+}
+
+// One position of a game before its outcome is known.
+struct Pending {
+  int seat = 0, turns = 0;
+  double raw = 0;
+};
+
+struct GameRecord {
+  int players = 2;
+  std::vector<Pending> positions;
+  std::array<double, kMaxPlayers> share{};  // by seat
+};
+
+absl::StatusOr<GameRecord> PlayCalibrationGame(const CalibrationOptions& o, int64_t index) {
+  const std::vector<std::string>& lineup = o.lineups[index % o.lineups.size()];
+  const int n = static_cast<int>(lineup.size());
+  const int rotation = static_cast<int>((index / static_cast<int64_t>(o.lineups.size())) % n);
+  const uint64_t key = GameKey(o.seed, index);
+  const DiceStream dice(key);
+  GameRecord record;
+  record.players = n;
+  std::string why;
+  try {
+    std::vector<std::unique_ptr<Player>> seats(n);
+    for (int s = 0; s < n; ++s) {
+      absl::StatusOr<std::unique_ptr<Player>> bot =
+          MakeBot(lineup[(s + rotation) % n], o.rules, MixBits(key ^ (0x51ed27ULL * (s + 1))),
+                  o.tables);
+      if (!bot.ok()) return bot.status();
+      seats[s] = *std::move(bot);
+    }
+    // The estimator: expert's fast estimate, the figure RankForWin shows.
+    ExpertPlayer estimator(o.tables);
+    Game game = *Game::Create(n, o.rules, 0, DiceSource::kManual);
+    while (!game.over() && why.empty()) {
+      if (game.phase() == Phase::kRoll) {
+        if (absl::Status st = dice.RollNow(game); !st.ok()) why = std::string(st.message());
+        continue;
+      }
+      const int s = game.current();
+      const Action a = seats[s]->Decide(game);
+      const ExpertView view = ExpertView::Of(game);
+      double raw = 0;
+      switch (a.kind) {
+        case Action::kKeep:
+          raw = estimator.KeepValue(view, game.dice(), game.rerolls_left(), a.keep);
+          break;
+        case Action::kMark: raw = estimator.MarkValue(view, a.cells); break;
+        case Action::kFail: raw = estimator.FailValue(view, a.face); break;
+      }
+      record.positions.push_back({s, game.turns(s), std::clamp(raw, 0.0, 1.0)});
+      if (absl::Status st = game.Apply(a); !st.ok())  // a player broke the rules
+        why = absl::StrCat(seats[s]->name(), " chose ", FormatAction(a), ": ", st.message());
+    }
+    if (why.empty()) {
+      int best = -1, winners = 0;
+      for (int s = 0; s < n; ++s) best = std::max(best, game.Score(s));
+      for (int s = 0; s < n; ++s) winners += game.Score(s) == best;
+      for (int s = 0; s < n; ++s)  // R6.4: tied players share the win
+        record.share[s] = game.Score(s) == best ? 1.0 / winners : 0.0;
+    }
+  } catch (const std::exception& e) {  // TableUnavailable, out of memory
+    why = e.what();
+  }
+  if (!why.empty()) return absl::InternalError(absl::StrCat("game ", index + 1, ": ", why));
+  return record;
+}
+
+}  // namespace
+
+double CalibratedWin(double raw, int players, int turns,
+                     const std::array<CalibrationMap, 3>& maps) {
+  if (std::isnan(raw)) return raw;
+  raw = std::clamp(raw, 0.0, 1.0);
+  if (players < 2 || players > 4) return raw;
+  // A certain outcome (the last round's exact model: no score the opponents
+  // can still make changes it; the tie-breakers add < 1e-6) stays certain.
+  if (raw >= 1 - kCertain) return 1;
+  if (raw <= kCertain) return 0;
+  const std::array<double, kCalibrationFeatures> f = CalibrationFeatures(raw, turns);
+  double z = 0;
+  for (int i = 0; i < kCalibrationFeatures; ++i) z += maps[players - 2].w[i] * f[i];
+  return Sigmoid(z);
+}
+
+std::array<double, kCalibrationFeatures> CalibrationFeatures(double raw, int turns) {
+  return Features(Logit(raw), TurnFeature(std::max(0, turns)));
+}
+
+int CalibrationBucket(double p) {
+  if (!(p > 0)) return 0;  // also NaN
+  return std::min(kCalibrationBuckets - 1, static_cast<int>(p * kCalibrationBuckets));
+}
+
+// ---------------------------------------------------------------------------
+
+void ReliabilityAccumulator::AddGame(const std::vector<CalibrationSample>& positions) {
+  ++games_;
+  std::array<double, kCalibrationBuckets> s{}, n{};
+  for (const CalibrationSample& x : positions) {
+    const int b = CalibrationBucket(x.predicted);
+    Sums& sum = sums_[b];
+    ++sum.n;
+    sum.p += x.predicted;
+    sum.y += x.outcome;
+    s[b] += x.outcome;
+    n[b] += 1;
+    ++positions_;
+    brier_ += (x.predicted - x.outcome) * (x.predicted - x.outcome);
+    y_ += x.outcome;
+    y2_ += x.outcome * x.outcome;
+  }
+  for (int b = 0; b < kCalibrationBuckets; ++b) {
+    sums_[b].s2 += s[b] * s[b];
+    sums_[b].sn += s[b] * n[b];
+    sums_[b].n2 += n[b] * n[b];
+  }
+}
+
+ReliabilityTable ReliabilityAccumulator::Table() const {
+  ReliabilityTable t;
+  t.games = games_;
+  t.positions = positions_;
+  if (positions_ > 0) {
+    const double N = static_cast<double>(positions_), mean = y_ / N;
+    t.brier = brier_ / N;
+    t.brier_base = y2_ / N - mean * mean;  // mean (y - mean)^2
+  }
+  for (int b = 0; b < kCalibrationBuckets; ++b) {
+    const Sums& s = sums_[b];
+    BucketStats& out = t.buckets[b];
+    out.positions = s.n;
+    if (s.n == 0) continue;
+    const double n = static_cast<double>(s.n);
+    out.predicted = s.p / n;
+    out.observed = s.y / n;
+    // Clustered (sandwich) variance of a ratio mean: sum_g (S_g - m n_g)^2 / n^2.
+    const double m = out.observed;
+    const double var = std::max(0.0, s.s2 - 2 * m * s.sn + m * m * s.n2) / (n * n);
+    const double half = 1.959964 * std::sqrt(var);
+    out.ci_low = std::max(0.0, m - half);
+    out.ci_high = std::min(1.0, m + half);
+    t.max_gap = std::max(t.max_gap, std::fabs(out.observed - out.predicted));
+  }
+  return t;
+}
+
+// ---------------------------------------------------------------------------
+
+FitAccumulator::FitAccumulator()
+    : n_(3 * (kCalibrationMaxTurns + 1) * kLogitBins), y_(n_.size()) {}
+
+void FitAccumulator::Add(const FitSample& s) {
+  if (s.players < 2 || s.players > 4) return;
+  const int t = std::clamp(s.turns, 0, kCalibrationMaxTurns);
+  const int bin = static_cast<int>(std::lround((Logit(s.raw) + kCalibrationLogitCap) / 0.05));
+  const size_t i =
+      (static_cast<size_t>(s.players - 2) * (kCalibrationMaxTurns + 1) + t) * kLogitBins +
+      std::clamp(bin, 0, kLogitBins - 1);
+  n_[i] += 1;
+  y_[i] += s.outcome;
+  ++positions_;
+}
+
+std::array<CalibrationMap, 3> FitAccumulator::Fit() const {
+  constexpr int K = kCalibrationFeatures;
+  std::array<CalibrationMap, 3> maps{};
+  for (int p = 0; p < 3; ++p) {
+    // Newton's method on the weighted log-likelihood of the bins.
+    std::array<double, K> w = CalibrationMap{}.w;
+    bool any = false;
+    for (int iter = 0; iter < 100; ++iter) {
+      std::array<double, K> g{};
+      std::array<std::array<double, K>, K> h{};
+      for (int t = 0; t <= kCalibrationMaxTurns; ++t)
+        for (int b = 0; b < kLogitBins; ++b) {
+          const size_t i = (static_cast<size_t>(p) * (kCalibrationMaxTurns + 1) + t) * kLogitBins + b;
+          if (n_[i] == 0) continue;
+          any = true;
+          const std::array<double, K> f = Features(-kCalibrationLogitCap + 0.05 * b, TurnFeature(t));
+          double z = 0;
+          for (int j = 0; j < K; ++j) z += w[j] * f[j];
+          const double q = Sigmoid(z);
+          for (int j = 0; j < K; ++j) {
+            g[j] += (y_[i] - n_[i] * q) * f[j];
+            for (int k = 0; k < K; ++k) h[j][k] += n_[i] * q * (1 - q) * f[j] * f[k];
+          }
+        }
+      if (!any) break;
+      for (int j = 0; j < K; ++j) h[j][j] += 1e-6;  // a feature without spread stays put
+      // Solve h d = g (Gaussian elimination with partial pivoting).
+      std::array<double, K> d = g;
+      for (int c = 0; c < K; ++c) {
+        int piv = c;
+        for (int r = c + 1; r < K; ++r)
+          if (std::fabs(h[r][c]) > std::fabs(h[piv][c])) piv = r;
+        std::swap(h[c], h[piv]);
+        std::swap(d[c], d[piv]);
+        for (int r = c + 1; r < K; ++r) {
+          const double f = h[r][c] / h[c][c];
+          for (int k = c; k < K; ++k) h[r][k] -= f * h[c][k];
+          d[r] -= f * d[c];
+        }
+      }
+      for (int c = K - 1; c >= 0; --c) {
+        for (int k = c + 1; k < K; ++k) d[c] -= h[c][k] * d[k];
+        d[c] /= h[c][c];
+      }
+      double step = 0;
+      for (int j = 0; j < K; ++j) w[j] += d[j], step = std::max(step, std::fabs(d[j]));
+      if (step < 1e-10) break;
+    }
+    if (any) maps[p].w = w;
+  }
+  return maps;
+}
+
+// ---------------------------------------------------------------------------
+
+absl::StatusOr<CalibrationResult> RunCalibration(const CalibrationOptions& o) {
+  if (o.lineups.empty()) return absl::InvalidArgumentError("no line-up of players given");
+  for (const std::vector<std::string>& lineup : o.lineups) {
+    if (lineup.size() < 2 || lineup.size() > static_cast<size_t>(kMaxPlayers))
+      return absl::InvalidArgumentError(
+          absl::StrCat("a line-up has 2 to 4 players (R1.4); got ", lineup.size()));
+    for (const std::string& name : lineup) {
+      absl::StatusOr<std::unique_ptr<Player>> bot = MakeBot(name, o.rules, 0, o.tables);
+      if (!bot.ok()) return bot.status();
+    }
+  }
+  if (o.games < 1 || o.games > kMaxCalibrationGames)
+    return absl::InvalidArgumentError(
+        absl::StrCat("the number of games must be 1..", kMaxCalibrationGames, "; got ", o.games));
+  if (o.threads < 1 || o.threads > kMaxCalibrationThreads)
+    return absl::InvalidArgumentError(
+        absl::StrCat("threads must be 1..", kMaxCalibrationThreads, "; got ", o.threads));
+  if (!o.tables) return absl::FailedPreconditionError("the fast estimate needs a table cache");
+
+  ReliabilityAccumulator raw, calibrated;
+  std::array<ReliabilityAccumulator, 3> by_players;
+  FitAccumulator fit;
+  const int64_t block = 16 * static_cast<int64_t>(o.threads);
+  std::vector<GameRecord> records(static_cast<size_t>(std::min(block, o.games)));
+  for (int64_t first = 0; first < o.games; first += block) {
+    const int64_t count = std::min(block, o.games - first);
+    std::mutex mutex;
+    std::string error;
+    std::atomic<bool> failed{false};
+#pragma omp parallel for num_threads(o.threads) schedule(dynamic, 1)
+    for (int64_t i = 0; i < count; ++i) {
+      if (failed.load(std::memory_order_relaxed)) continue;
+      absl::StatusOr<GameRecord> r = PlayCalibrationGame(o, first + i);
+      if (r.ok()) {
+        records[i] = *std::move(r);
+      } else {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (error.empty()) error = std::string(r.status().message());
+        failed = true;
+      }
+    }
+    if (failed) return absl::InternalError(error);
+    std::vector<CalibrationSample> a, b;
+    for (int64_t i = 0; i < count; ++i) {  // in game order
+      const GameRecord& g = records[i];
+      a.clear();
+      b.clear();
+      for (const Pending& p : g.positions) {
+        const double y = g.share[p.seat];
+        a.push_back({p.raw, y});
+        b.push_back({CalibratedWin(p.raw, g.players, p.turns), y});
+        fit.Add({g.players, p.turns, p.raw, y});
+      }
+      raw.AddGame(a);
+      calibrated.AddGame(b);
+      by_players[g.players - 2].AddGame(b);
+      records[i].positions = {};
+    }
+    if (o.progress) o.progress(first + count, o.games);
+  }
+  CalibrationResult out;
+  out.raw = raw.Table();
+  out.calibrated = calibrated.Table();
+  for (int p = 0; p < 3; ++p) out.calibrated_by_players[p] = by_players[p].Table();
+  out.fit = fit.Fit();
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+
+std::string ReliabilitySvg(const std::vector<std::pair<std::string, ReliabilityTable>>& tables,
+                           const std::string& title) {
+  constexpr int kW = 520, kH = 520, kL = 60, kT = 40, kS = 400;  // plot square kS
+  static constexpr const char* kColours[] = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd"};
+  auto X = [&](double p) { return kL + p * kS; };
+  auto Y = [&](double p) { return kT + (1 - p) * kS; };
+  std::string svg = absl::StrFormat(
+      R"(<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">)"
+      "\n"
+      R"(<rect width="100%%" height="100%%" fill="white"/>)"
+      "\n",
+      kW, kH);
+  std::string escaped;
+  for (char c : title) escaped += c == '<' ? std::string("&lt;") : c == '&' ? std::string("&amp;") : std::string(1, c);
+  absl::StrAppendFormat(&svg, R"(<text x="%d" y="22" font-size="14">%s</text>)" "\n", kL, escaped);
+  for (int i = 0; i <= 10; ++i) {
+    const double p = i / 10.0;
+    absl::StrAppendFormat(&svg,
+                          R"(<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#ddd"/>)"
+                          R"(<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#ddd"/>)"
+                          R"(<text x="%.1f" y="%.1f" text-anchor="middle">%g</text>)"
+                          R"(<text x="%.1f" y="%.1f" text-anchor="end">%g</text>)" "\n",
+                          X(p), Y(0), X(p), Y(1), X(0), Y(p), X(1), Y(p), X(p), Y(0) + 16, p,
+                          X(0) - 6, Y(p) + 4, p);
+  }
+  absl::StrAppendFormat(&svg,
+                        R"(<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#888" stroke-dasharray="4 4"/>)" "\n",
+                        X(0), Y(0), X(1), Y(1));
+  absl::StrAppendFormat(&svg, R"(<text x="%.1f" y="%d" text-anchor="middle">predicted win chance (bucket mean)</text>)" "\n",
+                        X(0.5), kT + kS + 36);
+  absl::StrAppendFormat(&svg, R"svg(<text transform="translate(16,%.1f) rotate(-90)" text-anchor="middle">observed win rate (ties half)</text>)svg" "\n",
+                        Y(0.5));
+  for (size_t k = 0; k < tables.size(); ++k) {
+    const char* colour = kColours[k % 4];
+    const ReliabilityTable& t = tables[k].second;
+    std::string points;
+    for (const BucketStats& b : t.buckets) {
+      if (b.positions == 0) continue;
+      absl::StrAppendFormat(&points, "%.1f,%.1f ", X(b.predicted), Y(b.observed));
+      absl::StrAppendFormat(&svg,
+                            R"(<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s"/>)"
+                            R"(<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>)" "\n",
+                            X(b.predicted), Y(b.ci_low), X(b.predicted), Y(b.ci_high), colour,
+                            X(b.predicted), Y(b.observed), colour);
+    }
+    absl::StrAppendFormat(&svg, R"(<polyline points="%s" fill="none" stroke="%s"/>)" "\n",
+                          points, colour);
+    std::string name;
+    for (char c : tables[k].first) name += c == '<' ? std::string("&lt;") : c == '&' ? std::string("&amp;") : std::string(1, c);
+    absl::StrAppendFormat(&svg,
+                          R"(<text x="%d" y="%d" fill="%s">%s: Brier %.4f, %lld positions</text>)" "\n",
+                          kL + 10, kT + 16 + 16 * static_cast<int>(k), colour, name, t.brier,
+                          static_cast<long long>(t.positions));
+  }
+  svg += "</svg>\n";
+  return svg;
+}
+
+}  // namespace penk

@@ -1,0 +1,174 @@
+// Honest win chances (issue 11, item 4): is the fast win estimate
+// (ai/win_ranking.h, RankForWin; the leaf of ExpertPlayer) a probability?
+//
+// Measurement: self-play games (line-ups of MakeBot names, 2-4 players, seats
+// rotated from game to game, dice from a DiceStream keyed by (seed, game)).
+// At every decision of every seat, the mover's estimate of the action it
+// takes -- the figure `penk hint --opponent` shows beside that action -- is
+// a position; its outcome is the mover's share of the win of that game
+// (1, 0, or 1/k for a k-way tie, R6.4). Positions are bucketed by the
+// prediction into ten buckets of width 0.1 ([0, 0.1), ..., [0.9, 1]), and
+// each bucket's mean prediction is compared with its observed win rate. The
+// positions of one game are correlated, so a bucket's 95% interval is
+// clustered by game (the sandwich variance over games), not binomial.
+//
+// Recalibration: the raw estimate is overconfident (and with 3-4 players the
+// product of pairwise Phi's is far too low). CalibratedWin maps it by a
+// logistic model per player count in the logit of the raw estimate and the
+// turns the mover has played (CalibrationMap: piecewise linear in x =
+// logit(raw) clamped to +-kCalibrationLogitCap, with t = min(turns, 20) / 10).
+// Its coefficients were fitted (FitCalibration, `penk calibrate --fit`) on
+// games of one seed range and are checked on another (docs/AI.md). The map
+// is increasing in the raw estimate for a given position (every slope in x
+// is positive for t in [0, 2], checked by a test), so it changes no ranking: expert
+// ranks on the raw estimate; only the shown figure is mapped.
+//
+// Deterministic for a seed whatever the thread count: games are played in
+// blocks by OpenMP and folded in game order. Memory is bounded: a game's
+// positions are folded into fixed tables (buckets, the fit's grid) and
+// dropped.
+#ifndef PENK_AI_CALIBRATION_H_
+#define PENK_AI_CALIBRATION_H_
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "engine/rules.h"
+#include "solver/table_cache.h"
+
+namespace penk {
+
+inline constexpr int kCalibrationBuckets = 10;
+inline constexpr int64_t kMaxCalibrationGames = 10'000'000;
+inline constexpr int kMaxCalibrationThreads = 256;
+inline constexpr double kCalibrationLogitCap = 7;  // |logit| beyond ~0.999 says nothing more
+inline constexpr int kCalibrationMaxTurns = 20;    // t is capped here (a game has ~10 turns)
+
+// The logistic map of one player count: logit p = sum w[i] f[i] over the
+// features f = (1, x, t, x t, max(0, x + 2), max(0, x), max(0, x - 2)): a
+// line in x whose slope changes at the knots -2, 0, 2 and with the turns.
+inline constexpr int kCalibrationFeatures = 7;
+struct CalibrationMap {
+  std::array<double, kCalibrationFeatures> w = {0, 1, 0, 0, 0, 0, 0};  // the identity
+};
+
+// The features of a raw estimate and turn count.
+std::array<double, kCalibrationFeatures> CalibrationFeatures(double raw, int turns);
+
+// The fitted maps for 2, 3 and 4 players (index players - 2).
+extern const std::array<CalibrationMap, 3> kFittedCalibration;
+
+// The calibrated win chance of the mover for raw estimate `raw` (clamped to
+// [0, 1]) with `players` (2-4; anything else: `raw` unchanged) and `turns`
+// played by the mover (< 0: 0). A raw estimate within 1e-6 of 0 or 1 is a
+// certainty of the exact last-round model and stays 0 or 1.
+double CalibratedWin(double raw, int players, int turns,
+                     const std::array<CalibrationMap, 3>& maps = kFittedCalibration);
+
+// The bucket of a prediction p in [0, 1]: floor(10 p), with 1 in the last.
+int CalibrationBucket(double p);
+
+// One position: the prediction and what happened.
+struct CalibrationSample {
+  double predicted = 0;  // in [0, 1]
+  double outcome = 0;    // the mover's win share, 0..1
+};
+
+struct BucketStats {
+  int64_t positions = 0;
+  double predicted = 0;      // mean prediction
+  double observed = 0;       // mean outcome
+  double ci_low = 0, ci_high = 0;  // observed's 95% interval, clustered by game
+};
+
+struct ReliabilityTable {
+  int64_t games = 0, positions = 0;
+  std::array<BucketStats, kCalibrationBuckets> buckets{};
+  double brier = 0;          // mean (prediction - outcome)^2
+  double brier_base = 0;     // the same for the constant prediction = mean outcome
+  double max_gap = 0;        // max |observed - predicted| over buckets with positions
+};
+
+// Accumulates games of positions into a reliability table: sums only, so
+// memory does not grow with the games. Games must be added in a fixed order
+// for a reproducible result.
+class ReliabilityAccumulator {
+ public:
+  void AddGame(const std::vector<CalibrationSample>& positions);
+  ReliabilityTable Table() const;
+
+ private:
+  struct Sums {
+    int64_t n = 0;
+    double p = 0, y = 0;
+    // Per game g: S_g (outcome sum), n_g; the clustered variance needs
+    // sum S_g^2, sum S_g n_g, sum n_g^2.
+    double s2 = 0, sn = 0, n2 = 0;
+  };
+  int64_t games_ = 0, positions_ = 0;
+  std::array<Sums, kCalibrationBuckets> sums_{};
+  double brier_ = 0, y_ = 0, y2_ = 0;
+};
+
+// A position as the fit sees it: features and outcome.
+struct FitSample {
+  int players = 2;
+  int turns = 0;
+  double raw = 0;
+  double outcome = 0;
+};
+
+// The fit's sufficient statistics: positions binned by (players, turns,
+// logit of the raw estimate in steps of 0.05), outcome sums per bin.
+class FitAccumulator {
+ public:
+  FitAccumulator();
+  void Add(const FitSample& s);
+  // Weighted logistic regression (Newton) per player count on the bins'
+  // centres; a player count without positions keeps the identity map.
+  std::array<CalibrationMap, 3> Fit() const;
+  int64_t positions() const { return positions_; }
+
+ private:
+  static constexpr int kLogitBins = 281;  // -7..7 in steps of 0.05
+  std::vector<double> n_, y_;  // [players-2][turns][logit bin]
+  int64_t positions_ = 0;
+};
+
+struct CalibrationOptions {
+  // Line-ups of 2-4 MakeBot names; game i plays line-up i mod L with its
+  // seats rotated by (i / L) mod n.
+  std::vector<std::vector<std::string>> lineups;
+  int64_t games = 1000;
+  uint64_t seed = 1;
+  int threads = 1;
+  Rules rules;
+  std::shared_ptr<TableCache> tables;
+  // Called from the calling thread after each block: games done, planned.
+  std::function<void(int64_t done, int64_t total)> progress;
+};
+
+struct CalibrationResult {
+  ReliabilityTable raw;          // the raw fast estimate
+  ReliabilityTable calibrated;   // CalibratedWin of it (kFittedCalibration)
+  std::array<ReliabilityTable, 3> calibrated_by_players;  // 2, 3, 4 players
+  std::array<CalibrationMap, 3> fit;  // fitted on these games (identity where none)
+};
+
+// Plays the games and measures; the estimator is `expert` with its default
+// parameters, whoever sits in the seat.
+absl::StatusOr<CalibrationResult> RunCalibration(const CalibrationOptions& options);
+
+// The reliability diagram as a small SVG: one curve per table (names in the
+// legend), the diagonal, bucket intervals, and each table's Brier score.
+std::string ReliabilitySvg(const std::vector<std::pair<std::string, ReliabilityTable>>& tables,
+                           const std::string& title);
+
+}  // namespace penk
+
+#endif  // PENK_AI_CALIBRATION_H_

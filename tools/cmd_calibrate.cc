@@ -1,0 +1,207 @@
+// `penk calibrate`: is the fast win estimate a probability? (issue 11, item 4;
+// ai/calibration.h)
+//
+//   penk calibrate --players expert,expert [expert,greedy ...] --games N
+//                  [--seed S] [--threads T] [--json] [--svg FILE] [--fit]
+//
+// Plays the games (line-ups in turn, seats rotated), and at every decision
+// compares the mover's fast estimate of the action taken with the outcome:
+// the reliability table (10 buckets) and the Brier score of the raw estimate
+// and of the calibrated one (CalibratedWin, the figure hints show). --fit
+// prints the logistic maps fitted on these games, as C++ for
+// ai/calibration.cc. Progress goes to stderr.
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "ai/ai_players.h"
+#include "ai/bot.h"
+#include "ai/calibration.h"
+#include "engine/quoted_input.h"
+#include "tools/cli_common.h"
+
+namespace penk::cli {
+namespace {
+
+struct CalibrateArgs {
+  std::vector<std::string> lineups = {"expert,expert"};
+  std::string rules, svg;
+  int64_t games = 1000;
+  uint64_t seed = 1;
+  int threads = 1;
+  bool json = false, fit = false;
+  size_t table_cache_mb = TableCache::kDefaultCapMegabytes;
+};
+
+std::string TableJson(const ReliabilityTable& t) {
+  std::string s = absl::StrFormat(
+      R"({"games":%d,"positions":%d,"brier":%.6f,"brier_base":%.6f,"max_gap":%.6f,"buckets":[)",
+      t.games, t.positions, t.brier, t.brier_base, t.max_gap);
+  for (int b = 0; b < kCalibrationBuckets; ++b) {
+    const BucketStats& x = t.buckets[b];
+    absl::StrAppendFormat(
+        &s, R"(%s{"low":%.1f,"high":%.1f,"positions":%d,"predicted":%.6f,"observed":%.6f,"observed_ci95":[%.6f,%.6f]})",
+        b ? "," : "", b / 10.0, (b + 1) / 10.0, x.positions, x.predicted, x.observed, x.ci_low,
+        x.ci_high);
+  }
+  return s + "]}";
+}
+
+void PrintTable(const char* title, const ReliabilityTable& t) {
+  std::printf("%s: %lld positions from %lld games; Brier %.4f (constant prediction: %.4f); "
+              "largest gap %.1f points\n",
+              title, static_cast<long long>(t.positions), static_cast<long long>(t.games),
+              t.brier, t.brier_base, 100 * t.max_gap);
+  std::printf("%11s %10s %10s %9s %19s %7s\n", "bucket", "positions", "predicted", "observed",
+              "95% CI (by game)", "gap");
+  for (int b = 0; b < kCalibrationBuckets; ++b) {
+    const BucketStats& x = t.buckets[b];
+    if (x.positions == 0) {
+      std::printf("%4.0f-%3.0f%% %10d %10s\n", 10.0 * b, 10.0 * (b + 1), 0, "-");
+      continue;
+    }
+    std::printf("%4.0f-%3.0f%% %10lld %9.2f%% %8.2f%% [%6.2f%%, %6.2f%%] %+6.2f\n", 10.0 * b,
+                10.0 * (b + 1), static_cast<long long>(x.positions), 100 * x.predicted,
+                100 * x.observed, 100 * x.ci_low, 100 * x.ci_high,
+                100 * (x.observed - x.predicted));
+  }
+}
+
+void RunCalibrateCommand(const CalibrateArgs& a) {
+  CalibrationOptions o;
+  for (const std::string& text : a.lineups) {
+    std::vector<std::string> lineup;
+    for (absl::string_view part : absl::StrSplit(text, ',')) {
+      std::string name = absl::AsciiStrToLower(absl::StripAsciiWhitespace(part));
+      if (name.empty()) throw UsageError{absl::StrCat("--players: empty name in ", QuotedInput(text))};
+      if (!BotNeedsTables(name)) OrFail(MakeBot(name, Rules{}, 0).status());
+      else if (name != "optimal" && name != "solitaire") OrFail(ParseExpertName(name).status());
+      lineup.push_back(name);
+    }
+    if (lineup.size() < 2 || lineup.size() > static_cast<size_t>(kMaxPlayers))
+      throw UsageError{absl::StrCat("--players: a line-up has 2 to 4 players (R1.4); got ",
+                                    QuotedInput(text))};
+    o.lineups.push_back(lineup);
+  }
+  if (a.games < 1 || a.games > kMaxCalibrationGames)
+    throw UsageError{absl::StrCat("--games must be 1..", kMaxCalibrationGames, "; got ", a.games)};
+  if (a.threads < 1 || a.threads > kMaxCalibrationThreads)
+    throw UsageError{absl::StrCat("--threads must be 1..", kMaxCalibrationThreads, "; got ", a.threads)};
+  o.games = a.games;
+  o.seed = a.seed;
+  o.threads = a.threads;
+  o.rules = OrFail(ParseRules(a.rules));
+  o.tables = CommandTableCache(a.table_cache_mb);
+  OrFail(o.tables->Get(TableKey{o.rules, 0, ""}).status());  // before the clock starts
+  const auto start = std::chrono::steady_clock::now();
+  double last_draw = -1;
+  o.progress = [&](int64_t done, int64_t total) {
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (done < total && secs < last_draw + 0.5) return;
+    last_draw = secs;
+    std::fprintf(stderr, "\r%lld/%lld games  %.0fs ", static_cast<long long>(done),
+                 static_cast<long long>(total), secs);
+  };
+  const CalibrationResult r = OrFail(RunCalibration(o));
+  std::fprintf(stderr, "\n");
+  const double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!a.svg.empty()) {
+    std::ofstream out(a.svg);
+    out << ReliabilitySvg({{"raw fast estimate", r.raw}, {"calibrated (shown)", r.calibrated}},
+                          absl::StrCat("Win estimate reliability: ", r.raw.positions,
+                                       " positions, ", a.games, " games, seed ", a.seed));
+    if (!out) throw UsageError{absl::StrCat("cannot write ", QuotedInput(a.svg))};
+  }
+  if (a.json) {
+    std::string s = absl::StrFormat(R"({"games":%d,"seed":%d,"players":[)", a.games, a.seed);
+    for (size_t i = 0; i < o.lineups.size(); ++i) {
+      s += i ? "," : "";
+      s += "[";
+      for (size_t j = 0; j < o.lineups[i].size(); ++j)
+        absl::StrAppendFormat(&s, R"(%s"%s")", j ? "," : "", o.lineups[i][j]);
+      s += "]";
+    }
+    s += "],\"raw\":" + TableJson(r.raw) + ",\"calibrated\":" + TableJson(r.calibrated);
+    s += ",\"calibrated_by_players\":{";
+    for (int p = 0; p < 3; ++p)
+      absl::StrAppendFormat(&s, R"(%s"%d":%s)", p ? "," : "", p + 2,
+                            TableJson(r.calibrated_by_players[p]));
+    s += "},\"fit\":[";
+    for (int p = 0; p < 3; ++p) {
+      absl::StrAppendFormat(&s, R"(%s{"players":%d,"w":[)", p ? "," : "", p + 2);
+      for (int i = 0; i < kCalibrationFeatures; ++i)
+        absl::StrAppendFormat(&s, "%s%.6f", i ? "," : "", r.fit[p].w[i]);
+      s += "]}";
+    }
+    std::printf("%s]}\n", s.c_str());
+    return;
+  }
+  std::vector<std::string> names;
+  for (const auto& l : o.lineups) names.push_back(absl::StrJoin(l, ","));
+  std::printf("%s (line-ups %s, seats rotated), seed %llu, rules %s, %s, %.1f s\n",
+              Plural(a.games, "game", "games").c_str(), absl::StrJoin(names, " ").c_str(),
+              static_cast<unsigned long long>(a.seed), FormatRules(o.rules).c_str(),
+              Plural(a.threads, "thread", "threads").c_str(), secs);
+  std::printf("position: a decision; predicted: the mover's fast estimate of the action taken; "
+              "observed: the mover's win share (ties half)\n\n");
+  PrintTable("raw fast estimate", r.raw);
+  std::printf("\n");
+  PrintTable("calibrated fast estimate (what hints show)", r.calibrated);
+  for (int p = 0; p < 3; ++p) {
+    if (r.calibrated_by_players[p].positions == 0) continue;
+    std::printf("\n");
+    PrintTable(absl::StrCat("calibrated, ", p + 2, " players").c_str(), r.calibrated_by_players[p]);
+  }
+  if (a.fit) {
+    std::printf("\nlogistic maps fitted on these games (logit p = w . (1, x, t, x t, max(0, x + 2), "
+                "max(0, x), max(0, x - 2)); x = logit raw, t = min(turns, 20) / 10), for "
+                "ai/calibration.cc:\n");
+    for (int p = 0; p < 3; ++p) {
+      std::printf("    {{{");
+      for (int i = 0; i < kCalibrationFeatures; ++i)
+        std::printf("%s%.6f", i ? ", " : "", r.fit[p].w[i]);
+      std::printf("}}},  // %d players\n", p + 2);
+    }
+  }
+}
+
+}  // namespace
+
+void RegisterCalibrate(CLI::App& app) {
+  auto args = std::make_shared<CalibrateArgs>();
+  CLI::App* c = app.add_subcommand(
+      "calibrate", "check the win estimate against self-play outcomes: reliability table, Brier "
+                   "score, fitted recalibration");
+  c->add_option("--players", args->lineups,
+                "line-ups, each 2-4 comma-separated players, played in turn, e.g. "
+                "expert,expert expert,greedy expert,greedy,greedy (default expert,expert)");
+  c->add_option("--games", args->games,
+                absl::StrCat("number of games, 1..", kMaxCalibrationGames,
+                             " (memory does not grow with it)"))
+      ->default_val(1000);
+  c->add_option("--seed", args->seed, "random seed (same seed: same result, any thread count)")
+      ->default_val(1)
+      ->check(SeedNotNegative());
+  c->add_option("--threads", args->threads,
+                absl::StrCat("OpenMP threads across games, 1..", kMaxCalibrationThreads))
+      ->default_val(1);
+  c->add_flag("--json", args->json, "one JSON object instead of tables");
+  c->add_option("--svg", args->svg, "also write the reliability diagram to this SVG file");
+  c->add_flag("--fit", args->fit, "print the logistic recalibration fitted on these games");
+  AddRulesOption(c, &args->rules);
+  AddTableCacheOption(c, &args->table_cache_mb);
+  c->callback([args] { RunCalibrateCommand(*args); });
+}
+
+}  // namespace penk::cli
