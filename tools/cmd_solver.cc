@@ -99,9 +99,11 @@ void RunTablesBuild(const TableArgs& a) {
   OrFail(CheckTableWritable(path));  // before a build of seconds, not after
   SolitaireTable table = BuildTableWithProgress(rules, a.max_free, true, blocked, objective);
   OrFail(WriteTable(table, path));
-  // The spread of every choice (penk hint's sd), beside it.
+  // The spread of every choice (penk hint's sd), beside it: the expected-score
+  // policy's only (a target table's values are probabilities, not means).
   const std::string spread_path = SpreadPathFor(path);
-  if (!a.no_spread) OrFail(WriteSpreadTable(BuildSpreadWithProgress(table, true), spread_path));
+  const bool spread = !a.no_spread && !objective.is_target();
+  if (spread) OrFail(WriteSpreadTable(BuildSpreadWithProgress(table, true), spread_path));
   std::printf("rules: %s\nstates: %lld\n", FormatRules(rules).c_str(),
               static_cast<long long>(kNumSolitaireStates));
   if (objective.is_target()) std::printf("objective: %s\n", FormatObjective(objective).c_str());
@@ -111,7 +113,7 @@ void RunTablesBuild(const TableArgs& a) {
   else
     std::printf("solved: positions with at most %d free cells\n", a.max_free);
   std::printf("table: %s\n", path.c_str());
-  if (!a.no_spread) std::printf("spread table: %s\n", spread_path.c_str());
+  if (spread) std::printf("spread table: %s\n", spread_path.c_str());
 }
 
 struct ValueArgs {
@@ -332,15 +334,25 @@ void RunHint(const HintArgs& a) {
     return;
   }
   size_t shown = a.top > 0 ? std::min<size_t>(a.top, ranked.size()) : ranked.size();
-  // The standard deviation of the final score after each action.
-  const SpreadTable spreads = OrFail(LoadOrBuildSpreadTable(table, a.table));
-  const std::vector<double> sd = OrFail(ActionSds(table, spreads, sheet, roll, a.rerolls, ranked));
+  // The standard deviation of the final score after each action, under the
+  // expected-score policy (not shown for a target: its spread table would be
+  // another policy's).
+  std::vector<double> sd;
+  if (!objective.is_target()) {
+    const SpreadTable spreads = OrFail(LoadOrBuildSpreadTable(table, a.table));
+    sd = OrFail(ActionSds(table, spreads, sheet, roll, a.rerolls, ranked));
+  }
   if (a.json) {
-    std::string s = absl::StrFormat(R"({"sheet":"%s","roll":"%s","rerolls":%d,"actions":[)",
-                                    FormatSheet(sheet), FormatDice(roll), a.rerolls);
-    for (size_t i = 0; i < shown; ++i)
-      absl::StrAppendFormat(&s, R"(%s{"action":"%s","value":%.6f,"sd":%.6f})", i ? "," : "",
-                            FormatAction(ranked[i].action), ranked[i].value, sd[i]);
+    std::string s = absl::StrFormat(R"({"sheet":"%s","roll":"%s","rerolls":%d,)", FormatSheet(sheet),
+                                    FormatDice(roll), a.rerolls);
+    if (objective.is_target()) absl::StrAppendFormat(&s, R"("objective":"%s",)", FormatObjective(objective));
+    s += R"("actions":[)";
+    for (size_t i = 0; i < shown; ++i) {
+      absl::StrAppendFormat(&s, R"(%s{"action":"%s","value":%.6f)", i ? "," : "",
+                            FormatAction(ranked[i].action), ranked[i].value);
+      if (!sd.empty()) absl::StrAppendFormat(&s, R"(,"sd":%.6f)", sd[i]);
+      s += "}";
+    }
     std::printf("%s]}\n", s.c_str());
     return;
   }
@@ -351,11 +363,14 @@ void RunHint(const HintArgs& a) {
                 "playing for it\n",
                 FormatObjective(objective).c_str(), objective.target);
   const char* what = ChoiceHeading(a.rerolls, ranked);
-  std::printf("%4s  %-12s %12s %10s %10s\n", "rank", what, "value", "loss", "sd");
+  std::printf("%4s  %-12s %12s %10s %10s\n", "rank", what, "value", "loss",
+              sd.empty() ? "" : "sd");
   for (size_t i = 0; i < shown; ++i) {
     const std::string name = ShownAction(ranked[i].action, a.rerolls);
-    std::printf("%4zu  %-12s %12.6f %10.6f %10.6f\n", i + 1, name.c_str(), ranked[i].value,
-                ranked.front().value - ranked[i].value, sd[i]);
+    std::printf("%4zu  %-12s %12.6f %10.6f", i + 1, name.c_str(), ranked[i].value,
+                ranked.front().value - ranked[i].value);
+    if (!sd.empty()) std::printf(" %10.6f", sd[i]);
+    std::printf("\n");
   }
   if (shown < ranked.size()) std::printf("(%zu more; --top 0 shows all)\n", ranked.size() - shown);
 }
