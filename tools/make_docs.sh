@@ -59,6 +59,9 @@ echo '$ penk distribution --compare greedy --svg docs/score_distribution.svg --a
 "$PENK" distribution --sheet "$EMPTY" --compare greedy --svg docs/score_distribution.svg \
   --at-least 150,170,180,188
 echo
+echo '$ tools/target_figures.sh   (Lesson 6: playing for a target)'
+bash "$(dirname "$0")/target_figures.sh" "$PENK"
+echo
 echo '$ penk stats'
 "$PENK" stats --sheet "$EMPTY"
 echo
