@@ -105,11 +105,9 @@ absl::StatusOr<GameRecord> PlayCalibrationGame(const CalibrationOptions& o, int6
         why = absl::StrCat(seats[s]->name(), " chose ", FormatAction(a), ": ", st.message());
     }
     if (why.empty()) {
-      int best = -1, winners = 0;
-      for (int s = 0; s < n; ++s) best = std::max(best, game.Score(s));
-      for (int s = 0; s < n; ++s) winners += game.Score(s) == best;
+      const Winners winners = GameWinners(game);
       for (int s = 0; s < n; ++s)  // R6.4: tied players share the win
-        record.share[s] = game.Score(s) == best ? 1.0 / winners : 0.0;
+        record.share[s] = winners.Has(game, s) ? 1.0 / winners.count : 0.0;
     }
   } catch (const std::exception& e) {  // TableUnavailable, out of memory
     why = e.what();

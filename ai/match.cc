@@ -64,13 +64,11 @@ absl::StatusOr<DealResult> PlayDeal(const MatchOptions& o, int64_t deal,
           why = absl::StrCat(seats[s]->name(), " chose ", FormatAction(a), ": ", st.message());
       }
       if (why.empty()) {
-        int best = -1, winners = 0;
-        for (int s = 0; s < n; ++s) best = std::max(best, game.Score(s));
-        for (int s = 0; s < n; ++s) winners += game.Score(s) == best;
+        const Winners winners = GameWinners(game);
         for (int s = 0; s < n; ++s) {
           const int p = (s + g) % n;
           // R6.4: tied players share the win; a tie counts half.
-          result.half_wins[p] += game.Score(s) != best ? 0 : winners == 1 ? 2 : 1;
+          result.half_wins[p] += !winners.Has(game, s) ? 0 : winners.count == 1 ? 2 : 1;
           result.score[p] += game.Score(s);
         }
       }

@@ -91,14 +91,12 @@ Outcome PlayTrial(const Game& start, const Action& candidate, const RolloutOptio
       throw std::logic_error(absl::StrCat(seats[s]->name(), " chose ", FormatAction(a), ": ",
                                           st.message()));
   }
-  int best_other = -1, best = -1, winners = 0;
-  for (int s = 0; s < n; ++s) {
-    best = std::max(best, game.Score(s));
+  int best_other = -1;
+  for (int s = 0; s < n; ++s)
     if (s != me) best_other = std::max(best_other, game.Score(s));
-  }
-  for (int s = 0; s < n; ++s) winners += game.Score(s) == best;
+  const Winners winners = GameWinners(game);
   Outcome out;
-  out.half = game.Score(me) != best ? 0 : winners == 1 ? 2 : 1;  // R6.4
+  out.half = !winners.Has(game, me) ? 0 : winners.count == 1 ? 2 : 1;  // R6.4
   out.margin = game.Score(me) - (n > 1 ? best_other : 0);
   out.done = true;
   return out;

@@ -93,14 +93,12 @@ absl::StatusOr<SimulationResult> Simulate(const SimulationOptions& o) {
             why = absl::StrCat(seats[s]->name(), " chose ", FormatAction(a), ": ", st.message());
         }
         if (why.empty()) {
-          int best = -1, winners = 0;
-          for (int s = 0; s < n; ++s) best = std::max(best, game.Score(s));
-          for (int s = 0; s < n; ++s) winners += game.Score(s) == best;
+          const Winners winners = GameWinners(game);
           for (int s = 0; s < n; ++s) {
             const int p = static_cast<int>((s + g) % n);
             const int64_t score = game.Score(s);
             // R6.4: tied players share the win; a tie counts half.
-            const int64_t half = score != best ? 0 : winners == 1 ? 2 : 1;
+            const int64_t half = !winners.Has(game, s) ? 0 : winners.count == 1 ? 2 : 1;
             mine.half_wins[p] += half;
             mine.half_wins2[p] += half * half;
             mine.score[p] += score;

@@ -1,5 +1,6 @@
 #include "engine/game.h"
 
+#include <algorithm>
 #include <bit>
 
 #include "absl/strings/ascii.h"
@@ -313,6 +314,14 @@ void Game::EndTurn(uint32_t circled, int failed_column) {
   }
   current_ = (current_ + 1) % players_;
   StartTurn();
+}
+
+Winners GameWinners(const Game& game) {
+  Winners w;
+  w.best_score = -1;
+  for (int s = 0; s < game.players(); ++s) w.best_score = std::max(w.best_score, game.Score(s));
+  for (int s = 0; s < game.players(); ++s) w.count += game.Score(s) == w.best_score;
+  return w;
 }
 
 }  // namespace penk

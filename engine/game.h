@@ -136,6 +136,16 @@ class Game {
 void CompletedLines(const Sheet& before, uint32_t cells, const Rules& rules, uint32_t* rows,
                     uint32_t* columns);
 
+// R6.4: the highest score of the game and how many seats have it (tied
+// seats share the win). Every tally of wins (simulate, match, calibrate)
+// counts from this.
+struct Winners {
+  int best_score = 0;
+  int count = 0;
+  bool Has(const Game& game, int seat) const { return game.Score(seat) == best_score; }
+};
+Winners GameWinners(const Game& game);
+
 }  // namespace penk
 
 #endif  // PENK_ENGINE_GAME_H_
