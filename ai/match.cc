@@ -58,10 +58,8 @@ absl::StatusOr<DealResult> PlayDeal(const MatchOptions& o, int64_t deal,
           if (absl::Status st = game.Roll(six); !st.ok()) why = std::string(st.message());
           continue;
         }
-        const int s = game.current();
-        const Action a = seats[s]->Decide(game);
-        if (absl::Status st = game.Apply(a); !st.ok())  // a player broke the rules
-          why = absl::StrCat(seats[s]->name(), " chose ", FormatAction(a), ": ", st.message());
+        if (absl::Status st = PlayDecision(game, *seats[game.current()]); !st.ok())
+          why = std::string(st.message());
       }
       if (why.empty()) {
         const Winners winners = GameWinners(game);

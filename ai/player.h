@@ -1,10 +1,13 @@
 // A player of PENK: something that decides, given the whole game, what the
 // player to move does now. Humans, bots and the stronger AIs to come all sit
 // behind this interface, so `penk play` and tournaments treat them alike.
-#ifndef PENK_SOLVER_PLAYER_H_
-#define PENK_SOLVER_PLAYER_H_
+#ifndef PENK_AI_PLAYER_H_
+#define PENK_AI_PLAYER_H_
 
 #include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 
 #include "engine/action.h"
 #include "engine/game.h"
@@ -23,6 +26,17 @@ class Player {
   virtual Action Decide(const Game& game) = 0;
 };
 
+// One decision of the player to move, applied to the game. A player that
+// breaks the rules is a bug of ours: the error names it, its choice and the
+// rule (every game-playing loop -- simulate, match, rollouts -- reports it so).
+inline absl::Status PlayDecision(Game& game, Player& player) {
+  const Action a = player.Decide(game);
+  if (absl::Status st = game.Apply(a); !st.ok())
+    return absl::InternalError(
+        absl::StrCat(player.name(), " chose ", FormatAction(a), ": ", st.message()));
+  return absl::OkStatus();
+}
+
 }  // namespace penk
 
-#endif  // PENK_SOLVER_PLAYER_H_
+#endif  // PENK_AI_PLAYER_H_

@@ -85,11 +85,8 @@ Outcome PlayTrial(const Game& start, const Action& candidate, const RolloutOptio
       if (absl::Status st = game.Roll(six); !st.ok()) throw std::logic_error(std::string(st.message()));
       continue;
     }
-    const int s = game.current();
-    const Action a = seats[s]->Decide(game);
-    if (absl::Status st = game.Apply(a); !st.ok())
-      throw std::logic_error(absl::StrCat(seats[s]->name(), " chose ", FormatAction(a), ": ",
-                                          st.message()));
+    if (absl::Status st = PlayDecision(game, *seats[game.current()]); !st.ok())
+      throw std::logic_error(std::string(st.message()));
   }
   int best_other = -1;
   for (int s = 0; s < n; ++s)

@@ -87,10 +87,8 @@ absl::StatusOr<SimulationResult> Simulate(const SimulationOptions& o) {
         }
         Game game = *Game::Create(n, o.rules, game_seed);
         while (!game.over() && why.empty()) {
-          const int s = game.current();
-          const Action a = seats[s]->Decide(game);
-          if (absl::Status st = game.Apply(a); !st.ok())  // a player broke the rules
-            why = absl::StrCat(seats[s]->name(), " chose ", FormatAction(a), ": ", st.message());
+          if (absl::Status st = PlayDecision(game, *seats[game.current()]); !st.ok())
+            why = std::string(st.message());
         }
         if (why.empty()) {
           const Winners winners = GameWinners(game);
