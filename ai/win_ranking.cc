@@ -107,7 +107,7 @@ absl::Status RankGameForWin(const Game& game, std::vector<RankedAction>& ranked,
   if (absl::StatusOr<SolitairePosition> position = PositionOfSheet(sheet); position.ok()) {
     // A sheet with two closed columns may still play the last round (R5.2).
     absl::StatusOr<std::shared_ptr<const SolitaireTable>> table =
-        tables ? tables->Get(TableKey{game.rules(), position->blocked_rows, ""})
+        tables ? tables->Get(TableKey{game.rules(), position->blocked_rows, "", {}})
                : absl::FailedPreconditionError("no table cache");
     if (table.ok()) {
       absl::StatusOr<std::vector<RankedAction>> solitaire =

@@ -65,7 +65,7 @@ absl::StatusOr<std::shared_ptr<const SolitaireTable>> TableCache::Get(const Tabl
 
 std::shared_ptr<const SolitaireTable> TableCache::GetOrThrow(const Rules& rules,
                                                              uint32_t blocked_rows) {
-  absl::StatusOr<std::shared_ptr<const SolitaireTable>> t = Get(TableKey{rules, blocked_rows, ""});
+  absl::StatusOr<std::shared_ptr<const SolitaireTable>> t = Get(TableKey{rules, blocked_rows, "", {}});
   if (!t.ok()) throw TableUnavailable(t.status());
   return *std::move(t);
 }

@@ -1,8 +1,5 @@
 #include "tables/spread_store.h"
 
-#include <unistd.h>
-
-#include <chrono>
 #include <cstdio>
 
 #include "absl/strings/match.h"
@@ -41,24 +38,7 @@ absl::StatusOr<SpreadTable> ReadSpreadTable(const std::string& path, const Rules
 }
 
 SpreadTable BuildSpreadWithProgress(const SolitaireTable& values, bool show_progress) {
-  BuildProgress bar;
-  if (show_progress) {
-    // One line per 10% (a log) or a line redrawn in place (a terminal).
-    const auto start = std::chrono::steady_clock::now();
-    const bool tty = isatty(2);
-    bar = [start, tty, last = -1](int64_t done, int64_t total) mutable {
-      int percent = static_cast<int>(100 * done / std::max<int64_t>(total, 1));
-      if (!tty) percent -= percent % 10;
-      if (percent == last) return;
-      last = percent;
-      const double elapsed =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      std::fprintf(stderr, "%sspread table: %3d%%  %lld/%lld positions  %.1fs%s",
-                   tty ? "\r" : "", percent, static_cast<long long>(done),
-                   static_cast<long long>(total), elapsed, done == total || !tty ? "\n" : "");
-    };
-  }
-  return BuildSpreadTable(values, bar);
+  return BuildSpreadTable(values, show_progress ? ProgressBar("spread table ") : BuildProgress{});
 }
 
 absl::StatusOr<SpreadTable> LoadOrBuildSpreadTable(const SolitaireTable& values,

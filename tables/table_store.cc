@@ -36,29 +36,30 @@ std::string DefaultTablePath(const Rules& rules, uint32_t blocked_rows, Objectiv
   return TablePathIn(DefaultTableDir(), rules, blocked_rows, objective);
 }
 
+BuildProgress ProgressBar(const std::string& label) {
+  const auto start = std::chrono::steady_clock::now();
+  // On a terminal the bar redraws in place; in a log, one line per 10%.
+  const bool tty = isatty(2);
+  return [start, tty, label, last = -1](int64_t done, int64_t total) mutable {
+    int percent = static_cast<int>(100 * done / std::max<int64_t>(total, 1));
+    if (!tty) percent -= percent % 10;
+    if (percent == last) return;
+    last = percent;
+    double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    double eta = done > 0 ? elapsed * (total - done) / done : 0;
+    int filled = percent * 30 / 100;
+    std::fprintf(stderr, "%s%s[%.*s%*s] %3d%%  %lld/%lld positions  %.1fs, ETA %.1fs",
+                 tty ? "\r" : "", label.c_str(), filled, "##############################",
+                 30 - filled, "", percent, static_cast<long long>(done),
+                 static_cast<long long>(total), elapsed, eta);
+    if (done == total || !tty) std::fprintf(stderr, "\n");
+  };
+}
+
 SolitaireTable BuildTableWithProgress(const Rules& rules, int max_free, bool show_progress,
                                       uint32_t blocked_rows, Objective objective) {
-  const auto start = std::chrono::steady_clock::now();
-  BuildProgress bar;
-  if (show_progress) {
-    // On a terminal the bar redraws in place; in a log, one line per 10%.
-    const bool tty = isatty(2);
-    bar = [start, tty, last = -1](int64_t done, int64_t total) mutable {
-      int percent = static_cast<int>(100 * done / std::max<int64_t>(total, 1));
-      if (!tty) percent -= percent % 10;
-      if (percent == last) return;
-      last = percent;
-      double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      double eta = done > 0 ? elapsed * (total - done) / done : 0;
-      int filled = percent * 30 / 100;
-      std::fprintf(stderr, "%s[%.*s%*s] %3d%%  %lld/%lld positions  %.1fs, ETA %.1fs",
-                   tty ? "\r" : "", filled,
-                   "##############################", 30 - filled, "", percent,
-                   static_cast<long long>(done), static_cast<long long>(total), elapsed, eta);
-      if (done == total || !tty) std::fprintf(stderr, "\n");
-    };
-  }
-  return BuildSolitaireTable(rules, max_free, bar, blocked_rows, objective);
+  return BuildSolitaireTable(rules, max_free, show_progress ? ProgressBar("") : BuildProgress{},
+                             blocked_rows, objective);
 }
 
 absl::StatusOr<SolitaireTable> LoadOrBuildDefaultTable(const Rules& rules, const std::string& dir_arg,

@@ -29,6 +29,11 @@ std::string TablePathIn(const std::string& dir, const Rules& rules, uint32_t blo
 std::string DefaultTablePath(const Rules& rules, uint32_t blocked_rows = 0,
                              Objective objective = {});
 
+// A progress bar with an ETA on stderr for a build of positions, each line
+// starting with `label` (e.g. "spread table "): redrawn in place on a
+// terminal, one line per 10% in a log.
+BuildProgress ProgressBar(const std::string& label);
+
 // Builds the table (positions with at most `max_free` free cells; 25: all),
 // drawing a progress bar with an ETA on stderr.
 SolitaireTable BuildTableWithProgress(const Rules& rules, int max_free, bool show_progress,

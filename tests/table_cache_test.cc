@@ -25,7 +25,7 @@ TableLoader CountingLoader(std::atomic<int>* loads) {
   };
 }
 
-TableKey Blocked(uint32_t rows) { return TableKey{Rules{}, rows, ""}; }
+TableKey Blocked(uint32_t rows) { return TableKey{Rules{}, rows, "", {}}; }
 
 TEST(TableCache, LoadsEachKeyOnce) {
   std::atomic<int> loads{0};
@@ -37,8 +37,8 @@ TEST(TableCache, LoadsEachKeyOnce) {
   EXPECT_EQ(loads, 1);
   Rules columns;
   columns.penk_rows = false;
-  ASSERT_TRUE(cache.Get(TableKey{columns, 0, ""}).ok());  // another variant, another table
-  ASSERT_TRUE(cache.Get(TableKey{Rules{}, 0, "/some/file"}).ok());  // a named file too
+  ASSERT_TRUE(cache.Get(TableKey{columns, 0, "", {}}).ok());  // another variant, another table
+  ASSERT_TRUE(cache.Get(TableKey{Rules{}, 0, "/some/file", {}}).ok());  // a named file too
   EXPECT_EQ(loads, 3);
   EXPECT_EQ(cache.bytes(), 3 * kTableBytes);
 }

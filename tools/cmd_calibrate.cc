@@ -101,7 +101,7 @@ void RunCalibrateCommand(const CalibrateArgs& a) {
   o.threads = a.threads;
   o.rules = OrFail(ParseRules(a.rules));
   o.tables = CommandTableCache(a.table_cache_mb);
-  OrFail(o.tables->Get(TableKey{o.rules, 0, ""}).status());  // before the clock starts
+  OrFail(o.tables->Get(TableKey{o.rules, 0, "", {}}).status());  // before the clock starts
   const auto start = std::chrono::steady_clock::now();
   double last_draw = -1;
   o.progress = [&](int64_t done, int64_t total) {

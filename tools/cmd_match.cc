@@ -108,7 +108,7 @@ void RunMatchCommand(const MatchArgs& a) {
   o.tables = CommandTableCache(a.table_cache_mb);
   for (const std::string& name : o.players)  // load the first table before the clock starts
     if (BotNeedsTables(name)) {
-      OrFail(o.tables->Get(TableKey{o.rules, 0, ""}).status());
+      OrFail(o.tables->Get(TableKey{o.rules, 0, "", {}}).status());
       break;
     }
   const auto start = std::chrono::steady_clock::now();
