@@ -343,6 +343,10 @@ double ExpertPlayer::KeepValue(const Game& game, const Dice& keep) {
 
 Action ExpertPlayer::Decide(const Game& game) {
   if (game.players() == 1) return solitaire_.Decide(game);  // solitaire: own score is all
+  return Ranked(game).front().action;
+}
+
+std::vector<WinRankedAction> ExpertPlayer::Ranked(const Game& game) {
   Prepare(ExpertView::Of(game));
   // The ranking rule with opponents (ai/win_ranking.h), as `penk hint
   // --opponent` ranks: the win estimate, and only among actions tied on it the
@@ -362,17 +366,19 @@ Action ExpertPlayer::Decide(const Game& game) {
   }
   const size_t tied = SortByWin(actions);
   if (tied > 1) {
-    actions.resize(tied);
     const Sheet& sheet = game.sheet(game.current());
     absl::StatusOr<std::vector<RankedAction>> solitaire =
         RankActions(*my_table_, sheet, game.dice(), rerolls, FinishedSheet::kLastTurns);
     if (solitaire.ok())
-      for (WinRankedAction& a : actions)
+      for (size_t i = 0; i < tied; ++i)
         for (const RankedAction& s : *solitaire)
-          if (s.action == a.action) a.value = s.value;
-    OrderByWinRule(actions);
+          if (s.action == actions[i].action) actions[i].value = s.value;
+    // Only the tied head needs the solitaire order; the rest stays by win.
+    std::vector<WinRankedAction> head(actions.begin(), actions.begin() + tied);
+    OrderByWinRule(head);
+    std::copy(head.begin(), head.end(), actions.begin());
   }
-  return actions.front().action;
+  return actions;
 }
 
 }  // namespace penk

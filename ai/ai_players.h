@@ -25,6 +25,7 @@
 #include "engine/rules.h"
 #include "engine/sheet.h"
 #include "ai/player.h"
+#include "ai/win_ranking.h"
 #include "solver/solitaire_dp.h"
 #include "solver/solitaire_state.h"
 #include "solver/table_cache.h"
@@ -130,6 +131,10 @@ class ExpertPlayer : public Player {
                         const ExpertParams& params = ExpertParams{}, std::string name = "expert");
   std::string name() const override { return name_; }
   Action Decide(const Game& game) override;
+  // Every legal action of a multiplayer game's current decision, best first
+  // by the rule Decide uses (front() is its choice), each with its win
+  // estimate: the candidates `master` (ai/master.h) rolls out.
+  std::vector<WinRankedAction> Ranked(const Game& game);
 
   // The leaf of the solved turn for the current position of `game`: the
   // estimated win probability after circling `cells` (or failing on column

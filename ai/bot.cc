@@ -10,6 +10,7 @@
 #include "engine/marking.h"
 #include "engine/score.h"
 #include "ai/ai_players.h"
+#include "ai/master.h"
 
 namespace penk {
 namespace {
@@ -109,7 +110,16 @@ Action RandomBot::Decide(const Game& game) {
 
 bool BotNeedsTables(absl::string_view name) {
   std::string lower = absl::AsciiStrToLower(name);
-  return lower == "optimal" || lower == "solitaire" || lower == "expert" || absl::StartsWith(lower, "expert:");
+  return lower == "optimal" || lower == "solitaire" || lower == "expert" || lower == "master" ||
+         absl::StartsWith(lower, "expert:") || absl::StartsWith(lower, "master:");
+}
+
+absl::Status CheckBotName(absl::string_view name) {
+  const std::string lower = absl::AsciiStrToLower(name);
+  if (!BotNeedsTables(lower)) return MakeBot(lower, Rules{}, 0).status();
+  if (absl::StartsWith(lower, "master")) return ParseMasterName(lower).status();
+  if (absl::StartsWith(lower, "expert")) return ParseExpertName(lower).status();
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::unique_ptr<Player>> MakeBot(absl::string_view name, const Rules&,
@@ -118,6 +128,13 @@ absl::StatusOr<std::unique_ptr<Player>> MakeBot(absl::string_view name, const Ru
   if (lower == "bot" || lower == "greedy") return std::make_unique<GreedyBot>();
   if (lower == "random") return std::make_unique<RandomBot>(seed);
   if (lower == "solitaire") lower = "optimal";  // the name offered to players; the same policy
+  if (lower == "master" || absl::StartsWith(lower, "master:")) {
+    absl::StatusOr<MasterParams> parsed = ParseMasterName(lower);
+    if (!parsed.ok()) return parsed.status();
+    if (!tables)
+      return absl::FailedPreconditionError("the master player needs a table cache (solver/table_cache.h)");
+    return std::make_unique<MasterPlayer>(std::move(tables), *parsed, lower);
+  }
   std::optional<ExpertParams> params;
   if (lower == "expert" || absl::StartsWith(lower, "expert:")) {
     absl::StatusOr<ExpertParams> parsed = ParseExpertName(lower);
@@ -130,7 +147,7 @@ absl::StatusOr<std::unique_ptr<Player>> MakeBot(absl::string_view name, const Ru
   if (lower == "optimal") return std::make_unique<OptimalPlayer>(std::move(tables));
   if (params) return std::make_unique<ExpertPlayer>(std::move(tables), *params, lower);
   return absl::InvalidArgumentError(absl::StrCat(
-      "unknown bot \"", name, "\"; known bots: greedy (bot), random, solitaire (optimal), expert"));
+      "unknown bot \"", name, "\"; known bots: greedy (bot), random, solitaire (optimal), expert, master"));
 }
 
 }  // namespace penk

@@ -116,6 +116,9 @@ absl::StatusOr<std::unique_ptr<Player>> MakeBot(absl::string_view name, const Ru
 
 // Whether the bot of this name uses exact tables (optimal, expert:...).
 bool BotNeedsTables(absl::string_view name);
+// Whether MakeBot would accept `name` (its parameters included), without
+// making the bot or loading a table: for checking a command line up front.
+absl::Status CheckBotName(absl::string_view name);
 
 }  // namespace penk
 

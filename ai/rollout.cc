@@ -26,19 +26,40 @@ constexpr int64_t kRound = 36;
 constexpr int64_t kMinTrialsToDrop = 2 * kRound;
 constexpr double kDropZ = 3.0;
 
-struct Outcome {
-  int half = 0;    // mover's win share in halves: 0, 1, 2
-  int margin = 0;  // mover's score minus the best other score
-  bool done = false;
-};
-
 struct Running {
   int64_t n = 0;
   double half = 0, half2 = 0, margin = 0, margin2 = 0;
 };
 
-// The position as a game with manual dice, so rollouts feed their own.
-absl::StatusOr<Game> ManualCopy(const Game& g) {
+// One trial with fresh players of the named policy in every seat.
+TrialOutcome PlayTrial(const Game& start, const Action& candidate, const RolloutOptions& o,
+                       int64_t trial, uint64_t offset) {
+  const uint64_t key = TrialKey(o.seed, trial);
+  std::vector<std::unique_ptr<Player>> owned(start.players());
+  std::vector<Player*> seats(start.players());
+  for (int s = 0; s < start.players(); ++s) {  // checked by Rollout before any trial
+    owned[s] = *MakeBot(o.policy, start.rules(), MixBits(key ^ (0x5eedULL * (s + 1))), o.tables);
+    seats[s] = owned[s].get();
+  }
+  return PlayOut(start, candidate, seats, key, trial + offset);
+}
+
+// 95% normal interval of a mean from running sums (exact when all equal).
+void Interval(double sum, double sum2, int64_t n, double* mean, double* low, double* high) {
+  *mean = n ? sum / n : 0;
+  const double var = n > 1 ? std::max(0.0, (sum2 - n * *mean * *mean) / (n - 1)) : 0;
+  const double half = kZ95 * std::sqrt(var / std::max<int64_t>(n, 1));
+  *low = *mean - half;
+  *high = *mean + half;
+}
+
+}  // namespace
+
+uint64_t TrialKey(uint64_t seed, int64_t trial) {
+  return MixBits(MixBits(seed ^ 0x726f6c6c6f7574ULL) ^ static_cast<uint64_t>(trial));
+}
+
+absl::StatusOr<Game> ManualDiceCopy(const Game& g) {
   if (g.over()) return absl::InvalidArgumentError("the game is over: nothing to roll out");
   if (g.phase() == Phase::kRoll)
     return absl::InvalidArgumentError("the dice are not rolled yet: roll out a decision, not a roll");
@@ -54,20 +75,15 @@ absl::StatusOr<Game> ManualCopy(const Game& g) {
   return Game::FromPosition(p, g.rules(), 0, DiceSource::kManual);
 }
 
-// One trial: the candidate, then the policy in every seat to the end.
-Outcome PlayTrial(const Game& start, const Action& candidate, const RolloutOptions& o,
-                  int64_t trial, uint64_t offset) {
-  const uint64_t key = MixBits(MixBits(o.seed ^ 0x726f6c6c6f7574ULL) ^ static_cast<uint64_t>(trial));
+TrialOutcome PlayOut(const Game& start, const Action& candidate, const std::vector<Player*>& seats,
+                     uint64_t key, uint64_t first_roll) {
   const DiceStream stream(key);
   const int n = start.players(), me = start.current();
-  std::vector<std::unique_ptr<Player>> seats(n);
-  for (int s = 0; s < n; ++s)  // checked by Rollout before any trial
-    seats[s] = *MakeBot(o.policy, start.rules(), MixBits(key ^ (0x5eedULL * (s + 1))), o.tables);
   Game game = start;
   if (!game.Apply(candidate).ok()) throw std::logic_error("candidate not legal");  // checked before
-  // The rotated first roll: six base-6 digits of (trial + offset).
+  // The rotated first roll: six base-6 digits of first_roll.
   bool first = true;
-  uint64_t code = (static_cast<uint64_t>(trial) + offset) % 46656;
+  uint64_t code = first_roll % 46656;
   while (!game.over()) {
     if (game.phase() == Phase::kRoll) {
       Dice six;
@@ -92,23 +108,12 @@ Outcome PlayTrial(const Game& start, const Action& candidate, const RolloutOptio
   for (int s = 0; s < n; ++s)
     if (s != me) best_other = std::max(best_other, game.Score(s));
   const Winners winners = GameWinners(game);
-  Outcome out;
+  TrialOutcome out;
   out.half = !winners.Has(game, me) ? 0 : winners.count == 1 ? 2 : 1;  // R6.4
   out.margin = game.Score(me) - (n > 1 ? best_other : 0);
   out.done = true;
   return out;
 }
-
-// 95% normal interval of a mean from running sums (exact when all equal).
-void Interval(double sum, double sum2, int64_t n, double* mean, double* low, double* high) {
-  *mean = n ? sum / n : 0;
-  const double var = n > 1 ? std::max(0.0, (sum2 - n * *mean * *mean) / (n - 1)) : 0;
-  const double half = kZ95 * std::sqrt(var / std::max<int64_t>(n, 1));
-  *low = *mean - half;
-  *high = *mean + half;
-}
-
-}  // namespace
 
 absl::StatusOr<RolloutResult> Rollout(const Game& position, const std::vector<Action>& candidates,
                                       const RolloutOptions& o) {
@@ -122,7 +127,7 @@ absl::StatusOr<RolloutResult> Rollout(const Game& position, const std::vector<Ac
     return absl::InvalidArgumentError(absl::StrCat(
         "the time bound must be 0 (none) to ", kMaxRolloutTimeMs, " ms; got ", o.time_ms));
   if (candidates.empty()) return absl::InvalidArgumentError("no candidate to roll out");
-  absl::StatusOr<Game> start = ManualCopy(position);
+  absl::StatusOr<Game> start = ManualDiceCopy(position);
   if (!start.ok()) return start.status();
   for (const Action& a : candidates) {
     Game copy = *start;
@@ -145,7 +150,7 @@ absl::StatusOr<RolloutResult> Rollout(const Game& position, const std::vector<Ac
   // leader is compared with its rivals on the same dice.
   std::vector<Running> pair(static_cast<size_t>(c) * c);
   std::vector<bool> alive(c, true);
-  std::vector<Outcome> round(static_cast<size_t>(c) * kRound);
+  std::vector<TrialOutcome> round(static_cast<size_t>(c) * kRound);
   bool timed_out = false, table_error = false;
   std::string error;
   for (int64_t t0_trial = 0; t0_trial < o.trials && !timed_out; t0_trial += kRound) {
@@ -153,7 +158,7 @@ absl::StatusOr<RolloutResult> Rollout(const Game& position, const std::vector<Ac
     std::vector<int> live;
     for (int i = 0; i < c; ++i)
       if (alive[i]) live.push_back(i);
-    std::fill(round.begin(), round.end(), Outcome{});
+    std::fill(round.begin(), round.end(), TrialOutcome{});
     const int64_t jobs = static_cast<int64_t>(live.size()) * count;
     std::atomic<bool> stop{false};
     std::mutex mutex;
@@ -185,7 +190,7 @@ absl::StatusOr<RolloutResult> Rollout(const Game& position, const std::vector<Ac
     timed_out = stop.load();
     for (int i : live)
       for (int64_t t = 0; t < count; ++t) {
-        const Outcome& a = round[static_cast<size_t>(i) * kRound + t];
+        const TrialOutcome& a = round[static_cast<size_t>(i) * kRound + t];
         if (!a.done) continue;
         Running& r = run[i];
         ++r.n;
@@ -194,7 +199,7 @@ absl::StatusOr<RolloutResult> Rollout(const Game& position, const std::vector<Ac
         r.margin += a.margin;
         r.margin2 += static_cast<double>(a.margin) * a.margin;
         for (int k : live) {
-          const Outcome& b = round[static_cast<size_t>(k) * kRound + t];
+          const TrialOutcome& b = round[static_cast<size_t>(k) * kRound + t];
           if (k == i || !b.done) continue;
           Running& p = pair[static_cast<size_t>(i) * c + k];
           const double d = (a.half - b.half) / 2.0;

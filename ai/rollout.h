@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "ai/player.h"
 #include "ai/win_ranking.h"
 #include "engine/action.h"
 #include "engine/dice.h"
@@ -69,6 +70,31 @@ struct RolloutResult {
 // The game's dice source does not matter: rollouts draw their own dice.
 absl::StatusOr<RolloutResult> Rollout(const Game& position, const std::vector<Action>& candidates,
                                       const RolloutOptions& options);
+
+// The pieces of one trial, for players that roll out with players of their
+// own (`master`, ai/master.h), keeping them warm across trials.
+
+// `position` as a game whose dice are fed by the caller (DiceSource::kManual);
+// refuses a finished game and a pending roll (nothing to decide).
+absl::StatusOr<Game> ManualDiceCopy(const Game& position);
+
+// The dice key of trial `trial` of a rollout seeded `seed`: every candidate's
+// trial t meets the same dice.
+uint64_t TrialKey(uint64_t seed, int64_t trial);
+
+struct TrialOutcome {
+  int half = 0;    // the mover's win share in halves: 0, 1, 2 (R6.4)
+  int margin = 0;  // the mover's score minus the best other score
+  bool done = false;
+};
+
+// Plays `candidate` (legal in `start`, a manual-dice game) and then `seats`
+// (one player per seat) to the end of the game: later dice from
+// DiceStream(key), the first roll after the decision the six base-6 digits of
+// `first_roll`. Throws what the players throw (TableUnavailable) and
+// std::logic_error if a player breaks the rules.
+TrialOutcome PlayOut(const Game& start, const Action& candidate, const std::vector<Player*>& seats,
+                     uint64_t key, uint64_t first_roll);
 
 // The game of a hint with opponents (`penk hint --opponent`, the engine's
 // hint): the query's sheets in seat order, the mover to play `roll` with

@@ -1,16 +1,23 @@
 // Micro-benchmarks of the solver (Google Benchmark). Run:
 //   build/penk_bench                         # everything (builds the table once, ~10 s)
 //   build/penk_bench --benchmark_filter=Hint --benchmark_repetitions=9
+//   build/penk_bench --benchmark_filter=MasterDecision  # master's decision times
 // Figures and the machine are in docs/PERFORMANCE.md.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
+#include <memory>
 
 #include "engine/dice_space.h"
 #include "engine/rng.h"
+#include "ai/ai_players.h"
+#include "ai/master.h"
 #include "solver/advisor.h"
 #include "solver/solitaire_dp.h"
 #include "tables/table_file.h"
+#include "solver/table_cache.h"
 #include "tables/table_store.h"
 
 namespace penk {
@@ -90,6 +97,46 @@ void BM_Hint(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_Hint)->Arg(2)->Arg(0)->Unit(benchmark::kMicrosecond);
+
+// Issue 11's budget for `master`: on 2 threads, median decision <= 250 ms
+// and 99th percentile <= 1 s. Plays seeded whole games of master (2 rollout
+// threads) against expert in the other seats and times every decision of
+// master's; the counters are milliseconds. Arg: the number of players.
+void BM_MasterDecision(benchmark::State& state) {
+  const int players = static_cast<int>(state.range(0));
+  auto tables = std::make_shared<TableCache>(FileTableLoader("", /*allow_build=*/true), size_t{512} << 20);
+  std::vector<double> ms;
+  int64_t rolled = 0, decisions = 0;
+  for (auto _ : state) {
+    for (uint64_t seed = 1; seed <= 12; ++seed) {
+      Game game = *Game::Create(players, Rules{}, seed);
+      const int seat = static_cast<int>(seed % players);
+      MasterPlayer master(tables, MasterParams{.threads = 2});
+      ExpertPlayer expert(tables);
+      while (!game.over()) {
+        if (game.current() != seat) {
+          if (!game.Apply(expert.Decide(game)).ok()) state.SkipWithError("expert: illegal");
+          continue;
+        }
+        const auto t0 = std::chrono::steady_clock::now();
+        const Action a = master.Decide(game);
+        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        if (!game.Apply(a).ok()) state.SkipWithError("master: illegal");
+      }
+      rolled += master.stats().rolled;
+      decisions += master.stats().decisions;
+    }
+  }
+  std::sort(ms.begin(), ms.end());
+  auto quantile = [&](double q) { return ms[std::min(ms.size() - 1, static_cast<size_t>(q * ms.size()))]; };
+  state.counters["median_ms"] = quantile(0.5);
+  state.counters["p90_ms"] = quantile(0.9);
+  state.counters["p99_ms"] = quantile(0.99);
+  state.counters["max_ms"] = ms.back();
+  state.counters["decisions"] = static_cast<double>(decisions);
+  state.counters["rolled_out"] = static_cast<double>(rolled) / decisions;
+}
+BENCHMARK(BM_MasterDecision)->Arg(2)->Arg(4)->Unit(benchmark::kSecond)->Iterations(1)->UseRealTime();
 
 }  // namespace
 }  // namespace penk

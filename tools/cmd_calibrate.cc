@@ -83,8 +83,7 @@ void RunCalibrateCommand(const CalibrateArgs& a) {
     for (absl::string_view part : absl::StrSplit(text, ',')) {
       std::string name = absl::AsciiStrToLower(absl::StripAsciiWhitespace(part));
       if (name.empty()) throw UsageError{absl::StrCat("--players: empty name in ", QuotedInput(text))};
-      if (!BotNeedsTables(name)) OrFail(MakeBot(name, Rules{}, 0).status());
-      else if (name != "optimal" && name != "solitaire") OrFail(ParseExpertName(name).status());
+      OrFail(CheckBotName(name));
       lineup.push_back(name);
     }
     if (lineup.size() < 2 || lineup.size() > static_cast<size_t>(kMaxPlayers))

@@ -87,8 +87,7 @@ void RunMatchCommand(const MatchArgs& a) {
   for (const std::string& given : a.players) {
     std::string name = absl::AsciiStrToLower(absl::StripAsciiWhitespace(given));
     if (name.empty()) throw UsageError{"penk match: empty player name"};
-    if (!BotNeedsTables(name)) OrFail(MakeBot(name, Rules{}, 0).status());
-    else if (name != "optimal" && name != "solitaire") OrFail(ParseExpertName(name).status());
+    OrFail(CheckBotName(name));
     o.players.push_back(name);
   }
   if (o.players.size() < 2 || o.players.size() > static_cast<size_t>(kMaxPlayers))

@@ -56,8 +56,7 @@ void RunSimulate(const SimulateArgs& a) {
   for (absl::string_view part : absl::StrSplit(a.players, ',')) {
     std::string name = absl::AsciiStrToLower(absl::StripAsciiWhitespace(part));
     if (name.empty()) throw UsageError{absl::StrCat("--players: empty entry in ", QuotedInput(a.players))};
-    if (!BotNeedsTables(name)) OrFail(MakeBot(name, Rules{}, 0).status());
-    else if (name != "optimal" && name != "solitaire") OrFail(ParseExpertName(name).status());
+    OrFail(CheckBotName(name));
     o.players.push_back(name);
   }
   if (o.players.size() > static_cast<size_t>(kMaxPlayers))

@@ -486,8 +486,7 @@ void RegisterSolverCommands(CLI::App& app) {
       throw UsageError{absl::StrCat("--threads must be 1..", kMaxRolloutThreads, "; got ", hint->threads)};
     if (rollouts->count() > 0) {
       const std::string name = absl::AsciiStrToLower(hint->policy);
-      if (!BotNeedsTables(name)) OrFail(MakeBot(name, Rules{}, 0).status());
-      else if (name != "optimal" && name != "solitaire") OrFail(ParseExpertName(name).status());
+      OrFail(CheckBotName(name));
     }
     RunHint(*hint);
   });

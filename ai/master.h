@@ -1,0 +1,84 @@
+// Master (issue 11): expert improved by rollouts where it is unsure, the
+// on-line policy improvement of Tesauro & Galperin (1996).
+//
+// Each decision expert ranks every legal action by its fast win estimate
+// (ExpertPlayer::Ranked). When some other actions come within `window` of
+// expert's choice, the closest (at most `candidates` in all, expert's choice
+// included) are each played out `trials` times to the end of the game with
+// expert in every seat, on common dice (ai/rollout.h: PlayOut), and master
+// takes the one with the best win share -- leaving expert's choice only for
+// an action whose paired lead over it (same dice) exceeds `z` standard errors.
+// A rival clearly behind expert's choice stops early. Far from the
+// decision's close calls master plays exactly as expert, so it is expert plus
+// one step of policy iteration where that step can matter.
+//
+// Deterministic: the rollout dice are keyed by the position (and `seed`), so
+// the same game gives the same decision whatever the thread count, unless a
+// time bound (`ms`) cuts a rollout short.
+#ifndef PENK_AI_MASTER_H_
+#define PENK_AI_MASTER_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "ai/ai_players.h"
+#include "ai/player.h"
+#include "engine/action.h"
+#include "engine/game.h"
+#include "solver/table_cache.h"
+
+namespace penk {
+
+inline constexpr int kMaxMasterThreads = 64;
+
+struct MasterParams {
+  int64_t trials = 216;   // rollouts per candidate, at most (1..100000)
+  double window = 0.03;   // rivals within this of expert's win estimate are rolled out
+  int candidates = 3;     // at most this many actions rolled out, expert's choice included (2..16)
+  double z = 0.5;         // lead over expert's choice needed to switch, in standard errors
+  int threads = 1;        // rollout threads (1..kMaxMasterThreads); the decision does not depend on it
+  int64_t time_ms = 0;    // per decision, 0: none (then deterministic)
+  uint64_t seed = 0;      // mixed into the rollout dice
+};
+
+// Parses "master" or "master:key=value:...": keys trials, window, cands,
+// z, threads, ms, seed.
+absl::StatusOr<MasterParams> ParseMasterName(absl::string_view name);
+
+// What a master player did, for measurements (docs/AI.md).
+struct MasterStats {
+  int64_t decisions = 0;  // Decide calls
+  int64_t rolled = 0;     // decisions with a rollout
+  int64_t switched = 0;   // of those, where master left expert's choice
+  int64_t trials = 0;     // games played out in all
+};
+
+class MasterPlayer : public Player {
+ public:
+  MasterPlayer(std::shared_ptr<TableCache> tables, const MasterParams& params = MasterParams{},
+               std::string name = "master");
+  std::string name() const override { return name_; }
+  Action Decide(const Game& game) override;
+  const MasterStats& stats() const { return stats_; }
+
+ private:
+  // The rolled-out choice among `candidates` (expert's first) in `game`.
+  Action Choose(const Game& game, const std::vector<Action>& candidates);
+
+  std::shared_ptr<TableCache> tables_;
+  MasterParams params_;
+  std::string name_;
+  ExpertPlayer expert_;
+  // Players of the rollouts, per thread and seat, kept warm across trials
+  // (expert is deterministic: its caches change no decision).
+  std::vector<std::vector<std::unique_ptr<ExpertPlayer>>> seats_;
+  MasterStats stats_;
+};
+
+}  // namespace penk
+
+#endif  // PENK_AI_MASTER_H_
