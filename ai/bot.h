@@ -73,11 +73,12 @@ class RandomBot : public Player {
 };
 
 // The names MakeBot accepts: "bot" (the default bot, = greedy), "greedy",
-// "random", "solitaire" (= "optimal": solitaire-optimal, ai/ai_players.h) and "expert"
-// (plays to win). "expert:key=value:..." is expert with changed parameters
-// (ParseExpertName: lambda, sigma, opp, final, race), for measurements.
-inline constexpr const char* kBotNames[] = {"bot",     "greedy",  "random",
-                                            "solitaire", "optimal", "expert"};
+// "random", "solitaire" (= "optimal": solitaire-optimal, ai/ai_players.h),
+// "expert" (plays to win) and "master" (expert improved by rollouts,
+// ai/master.h). "expert:key=value:..." and "master:key=value:..." are those
+// with changed parameters (ParseExpertName, ParseMasterName), for measurements.
+inline constexpr const char* kBotNames[] = {"bot",     "greedy",  "random", "solitaire",
+                                            "optimal", "expert",  "master"};
 
 // The levels offered to frontends (hello, penk --help), strongest last, each
 // with what a player should know of it; `alias` is an older name still accepted.

@@ -40,7 +40,10 @@ struct MasterParams {
   double window = 0.03;   // rivals within this of expert's win estimate are rolled out
   int candidates = 3;     // at most this many actions rolled out, expert's choice included (2..16)
   double z = 0.5;         // lead over expert's choice needed to switch, in standard errors
-  int threads = 1;        // rollout threads (1..kMaxMasterThreads); the decision does not depend on it
+  // Rollout threads (1..kMaxMasterThreads); the decision does not depend on
+  // it. Inside a parallel loop (penk match --threads T) OpenMP runs the
+  // nested region on the calling thread alone.
+  int threads = 2;
   int64_t time_ms = 0;    // per decision, 0: none (then deterministic)
   uint64_t seed = 0;      // mixed into the rollout dice
 };

@@ -23,6 +23,7 @@
 #include "solver/solitaire_dp.h"
 #include "solver/table_cache.h"
 #include "solver/turn_solver.h"
+#include "tests/seeded_positions.h"
 
 namespace penk {
 namespace {
@@ -52,25 +53,12 @@ class AiTest : public ::testing::Test {};
 // both rule variants (R4.3).
 
 TEST_F(AiTest, EveryAiMakesOnlyLegalDecisions) {
-  const Rules variants[] = {Rules{}, Rules{3, false}};
   int checked = 0;
   std::vector<std::unique_ptr<Player>> ais;
   for (const char* name : {"optimal", "expert", "greedy", "random"})
     ais.push_back(*MakeBot(name, Rules{}, 7, Tables()));
   for (uint64_t seed = 1; checked < 3000; ++seed) {
-    const int players = 2 + static_cast<int>(seed % 3);
-    const Rules& rules = variants[seed % 2];
-    Game game = *Game::Create(players, rules, seed);
-    // Reach a random position: random decisions, then a few greedy ones
-    // (greedy completes lines: PENKs, R4.2), alternating.
-    RandomBot mover(seed * 31);
-    GreedyBot greedy;
-    Rng rng(seed);
-    const int steps = static_cast<int>(rng.Below(120));
-    for (int i = 0; i < steps && !game.over(); ++i) {
-      Player& p = (i / 9) % 2 ? static_cast<Player&>(greedy) : mover;
-      ASSERT_TRUE(game.Apply(p.Decide(game)).ok());
-    }
+    Game game = SeededMidGame(seed);
     if (game.over()) continue;
     for (auto& ai : ais) {
       Game copy = game;

@@ -14,10 +14,10 @@
 #include "ai/bot.h"
 #include "ai/master.h"
 #include "engine/game.h"
-#include "engine/rng.h"
 #include "gtest/gtest.h"
 #include "solver/solitaire_dp.h"
 #include "solver/table_cache.h"
+#include "tests/seeded_positions.h"
 
 namespace penk {
 namespace {
@@ -44,30 +44,13 @@ std::shared_ptr<TableCache> Tables() {
   return tables;
 }
 
-// A seeded mid-game position: random and greedy decisions (greedy completes
-// lines, so PENKs happen, R4.2), 2-4 players by seed, both variants.
-Game PositionOf(uint64_t seed) {
-  const int players = 2 + static_cast<int>(seed % 3);
-  const Rules rules = seed % 2 ? Rules{} : Rules{3, false};
-  Game game = *Game::Create(players, rules, seed);
-  RandomBot mover(seed * 31);
-  GreedyBot greedy;
-  Rng rng(seed);
-  const int steps = static_cast<int>(rng.Below(120));
-  for (int i = 0; i < steps && !game.over(); ++i) {
-    Player& p = (i / 9) % 2 ? static_cast<Player&>(greedy) : mover;
-    if (!game.Apply(p.Decide(game)).ok()) break;
-  }
-  return game;
-}
-
 TEST(MasterTest, MakesOnlyLegalDecisionsOnThousandsOfPositions) {
   // window=1: every decision with two legal actions is rolled out, so the
   // rollouts' candidates and choices are exercised everywhere.
   MasterPlayer master(Tables(), *ParseMasterName("master:trials=1:window=1"));
   int checked = 0, players_seen[5] = {}, variants_seen[2] = {};
   for (uint64_t seed = 1; checked < 2400 / kScale; ++seed) {
-    Game game = PositionOf(seed);
+    Game game = SeededMidGame(seed);
     if (game.over()) continue;
     const Action a = master.Decide(game);
     const absl::Status st = game.Apply(a);
@@ -105,7 +88,7 @@ TEST(MasterTest, DecisionsDoNotDependOnTheThreadCount) {
   MasterPlayer two(Tables(), *ParseMasterName("master:trials=24:window=1:threads=2"));
   int compared = 0;
   for (uint64_t seed = 1; compared < 60 / kScale; ++seed) {
-    Game game = PositionOf(seed);
+    Game game = SeededMidGame(seed);
     if (game.over()) continue;
     EXPECT_EQ(one.Decide(game), two.Decide(game)) << "seed " << seed;
     ++compared;
@@ -121,7 +104,7 @@ TEST(MasterTest, WithNothingToRollOutItIsExpert) {
   MasterPlayer narrow(Tables(), *ParseMasterName("master:window=0:z=10"));
   ExpertPlayer expert(Tables());
   for (uint64_t seed = 1; seed <= 200 / kScale; ++seed) {
-    Game game = PositionOf(seed);
+    Game game = SeededMidGame(seed);
     if (game.over()) continue;
     const Action e = expert.Decide(game);
     EXPECT_EQ(alone.Decide(game), e) << "seed " << seed;

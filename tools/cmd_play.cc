@@ -44,9 +44,8 @@
 namespace penk::cli {
 namespace {
 
-constexpr const char* kSeatNames[] = {"human",     "bot",     "greedy", "random",
-                                      "solitaire", "optimal", "expert"};
-constexpr char kAllowedNames[] = "human, bot, greedy, random, solitaire (= optimal), expert";
+constexpr char kAllowedNames[] =
+    "human, bot, greedy, random, solitaire (= optimal), expert, master";
 
 struct PlayArgs {
   std::string players, rules;
@@ -68,11 +67,11 @@ std::vector<std::string> ParseSeatList(absl::string_view text) {
     if (name.empty())
       throw UsageError{absl::StrCat("--players: empty entry in ", QuotedInput(text),
                                     "; give 1-4 comma-separated names from ", kAllowedNames)};
-    bool known = absl::StartsWith(name, "expert:");  // expert with parameters (docs/AI.md)
-    for (const char* n : kSeatNames) known = known || name == n;
-    if (!known)
-      throw UsageError{absl::StrCat("--players: unknown player ", QuotedInput(name), "; allowed: ",
-                                    kAllowedNames)};
+    // Any bot MakeBot makes, with its parameters (expert:..., master:...).
+    if (name != "human") {
+      if (absl::Status st = CheckBotName(name); !st.ok())
+        throw UsageError{absl::StrCat("--players: ", st.message(), " (or human)")};
+    }
     names.push_back(name);
   }
   if (names.size() > static_cast<size_t>(kMaxPlayers))
