@@ -378,6 +378,7 @@ std::vector<WinRankedAction> ExpertPlayer::Ranked(const Game& game) {
     OrderByWinRule(head);
     std::copy(head.begin(), head.end(), actions.begin());
   }
+  last_value_ = actions.front().win;
   return actions;
 }
 

@@ -135,6 +135,13 @@ class ExpertPlayer : public Player {
   // by the rule Decide uses (front() is its choice), each with its win
   // estimate: the candidates `master` (ai/master.h) rolls out.
   std::vector<WinRankedAction> Ranked(const Game& game);
+  // After a decision of a multiplayer game: the win estimate of the action
+  // chosen, and the turn's start value (the estimate's expectation before
+  // the turn's first roll under expert's own play of the turn). Their
+  // difference at a turn's marking is the turn's luck as expert sees it:
+  // zero on average, which master's rollouts use to cancel dice noise.
+  double last_value() const { return last_value_; }
+  double turn_start() const { return turn_->start; }
 
   // The leaf of the solved turn for the current position of `game`: the
   // estimated win probability after circling `cells` (or failing on column
@@ -173,6 +180,7 @@ class ExpertPlayer : public Player {
   std::shared_ptr<const SolitaireTable> my_table_;
   ColumnCodes my_codes_{};
   double scale_ = 1;  // sigma * sqrt(R) of this turn
+  double last_value_ = 0;
   std::vector<LinesEffect> effects_;  // by rows | columns << 5
   std::array<double, kMaxPlayers> potential_now_{};  // opponents' potential now
   std::unordered_map<uint64_t, double> beat_cache_;

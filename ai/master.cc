@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <exception>
@@ -98,59 +99,108 @@ Action MasterPlayer::Decide(const Game& game) {
   if (game.players() == 1) return expert_.Decide(game);  // solitaire: the exact optimum already
   const std::vector<WinRankedAction> ranked = expert_.Ranked(game);
   std::vector<Action> candidates{ranked.front().action};
+  std::vector<double> values{ranked.front().win};
   for (size_t i = 1; i < ranked.size() && static_cast<int>(candidates.size()) < params_.candidates; ++i)
-    if (ranked[i].win >= ranked.front().win - params_.window) candidates.push_back(ranked[i].action);
+    if (ranked[i].win >= ranked.front().win - params_.window) {
+      candidates.push_back(ranked[i].action);
+      values.push_back(ranked[i].win);
+    }
   if (candidates.size() == 1) return candidates.front();
-  return Choose(game, candidates);
+  return Choose(game, candidates, values);
 }
 
-Action MasterPlayer::Choose(const Game& game, const std::vector<Action>& candidates) {
+Action MasterPlayer::Choose(const Game& game, const std::vector<Action>& candidates,
+                            const std::vector<double>& values) {
   ++stats_.rolled;
   absl::StatusOr<Game> start = ManualDiceCopy(game);
   if (!start.ok()) return candidates.front();  // not a decision (cannot happen from Decide)
   const int c = static_cast<int>(candidates.size());
+  const int n = game.players(), me = game.current();
   const int threads = params_.threads;
   if (seats_.size() < static_cast<size_t>(threads)) seats_.resize(threads);
   for (auto& row : seats_)
-    while (static_cast<int>(row.size()) < game.players())
-      row.push_back(std::make_unique<ExpertPlayer>(tables_));
+    while (static_cast<int>(row.size()) < n) row.push_back(std::make_unique<ExpertPlayer>(tables_));
 
   const uint64_t seed = MixBits(PositionKey(game) ^ MixBits(params_.seed));
   const uint64_t offset = MixBits(seed) % 46656;
   const auto t0 = std::chrono::steady_clock::now();
-  std::vector<Paired> paired(c);  // rival minus expert's choice
+  // Per candidate and trial: the mover's win share (0, 1/2, 1, R6.4) and
+  // the luck of the trial as expert sees it (below).
+  std::vector<std::vector<double>> win(c), luck(c);
   std::vector<bool> alive(c, true);
-  std::vector<TrialOutcome> round(static_cast<size_t>(c) * kRound);
+  std::vector<int64_t> played(c, 0);
   std::exception_ptr error;
+  double beta = 0;
+  auto paired = [&](int i) {  // rival i minus expert's choice, luck removed
+    Paired p;
+    for (int64_t t = 0; t < played[i]; ++t) {
+      const double d = (win[i][t] - beta * luck[i][t]) - (win[0][t] - beta * luck[0][t]);
+      ++p.n;
+      p.sum += d;
+      p.sum2 += d * d;
+    }
+    return p;
+  };
   for (int64_t first = 0; first < params_.trials; first += kRound) {
     const int64_t count = std::min(kRound, params_.trials - first);
+    for (int i = 0; i < c; ++i)
+      if (alive[i]) {
+        win[i].resize(first + count);
+        luck[i].resize(first + count);
+      }
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-    for (int64_t t = 0; t < count; ++t) {
-      std::vector<Player*> seats;
-      for (auto& p : seats_[omp_get_thread_num()]) seats.push_back(p.get());
-      seats.resize(game.players());
-      const uint64_t key = TrialKey(seed, first + t);
+    for (int64_t t = first; t < first + count; ++t) {
+      const std::vector<std::unique_ptr<ExpertPlayer>>& row = seats_[omp_get_thread_num()];
+      std::vector<Player*> seats(n);
+      for (int s = 0; s < n; ++s) seats[s] = row[s].get();
+      const uint64_t key = TrialKey(seed, t);
       try {
-        for (int i = 0; i < c; ++i)
-          if (alive[i])
-            round[static_cast<size_t>(i) * kRound + t] =
-                PlayOut(*start, candidates[i], seats, key, first + t + offset);
+        for (int i = 0; i < c; ++i) {
+          if (!alive[i]) continue;
+          // Luck, gnubg's variance reduction: each turn's end value minus
+          // its start value by expert's own estimate, zero on average
+          // because expert plays the turn that its start value averages.
+          // The mover's turns count for it, the others' against it; the
+          // turn now starts from the candidate's value (a marking ends it
+          // at exactly that value: no luck).
+          std::array<int, kMaxPlayers> open{};
+          std::array<double, kMaxPlayers> from{};
+          open.fill(-1);
+          if (candidates[i].kind == Action::kKeep) open[me] = game.turns(me), from[me] = values[i];
+          double sum = 0;
+          auto observe = [&](int seat, int turn, Phase phase) {
+            const ExpertPlayer& e = *row[seat];
+            if (open[seat] != turn) open[seat] = turn, from[seat] = e.turn_start();
+            if (phase != Phase::kMark) return;
+            const double l = e.last_value() - from[seat];
+            sum += seat == me ? l : -l / (n - 1);
+            open[seat] = -1;
+          };
+          const TrialOutcome o = PlayOut(*start, candidates[i], seats, key, t + offset, observe);
+          win[i][t] = o.half / 2.0;
+          luck[i][t] = std::isfinite(sum) ? sum : 0;
+        }
       } catch (...) {
 #pragma omp critical(master_error)
         if (!error) error = std::current_exception();
       }
     }
     if (error) std::rethrow_exception(error);  // TableUnavailable, as expert's own
-    stats_.trials += count * std::count(alive.begin(), alive.end(), true);
+    for (int i = 0; i < c; ++i)
+      if (alive[i]) played[i] = first + count, stats_.trials += count;
+    // The luck's weight: the least-squares slope of the win on the luck,
+    // pooled over every trial played, within [0, 1.5].
+    double sw = 0, sl = 0, sll = 0, swl = 0, m = 0;
+    for (int i = 0; i < c; ++i)
+      for (int64_t t = 0; t < played[i]; ++t) {
+        sw += win[i][t], sl += luck[i][t], ++m;
+        sll += luck[i][t] * luck[i][t], swl += win[i][t] * luck[i][t];
+      }
+    const double var = sll - sl * sl / m, cov = swl - sw * sl / m;
+    beta = var > 1e-12 ? std::clamp(cov / var, 0.0, 1.5) : 0;
     for (int i = 1; i < c; ++i) {
       if (!alive[i]) continue;
-      Paired& p = paired[i];
-      for (int64_t t = 0; t < count; ++t) {
-        const double d = round[static_cast<size_t>(i) * kRound + t].half - round[t].half;
-        ++p.n;
-        p.sum += d;
-        p.sum2 += d * d;
-      }
+      const Paired p = paired(i);
       if (p.n >= 2 * kRound && p.Mean() + kDropZ * p.StandardError() < 0) alive[i] = false;
     }
     if (std::count(alive.begin(), alive.end(), true) == 1) break;
@@ -163,7 +213,7 @@ Action MasterPlayer::Choose(const Game& game, const std::vector<Action>& candida
   int best = 0;
   double best_lead = 0;
   for (int i = 1; i < c; ++i) {
-    const Paired& p = paired[i];
+    const Paired p = paired(i);
     if (p.n == 0 || p.Mean() <= params_.z * p.StandardError()) continue;
     if (p.Mean() > best_lead) best = i, best_lead = p.Mean();
   }

@@ -69,8 +69,10 @@ class MasterPlayer : public Player {
   const MasterStats& stats() const { return stats_; }
 
  private:
-  // The rolled-out choice among `candidates` (expert's first) in `game`.
-  Action Choose(const Game& game, const std::vector<Action>& candidates);
+  // The rolled-out choice among `candidates` (expert's first) in `game`;
+  // `values` are expert's estimates of them.
+  Action Choose(const Game& game, const std::vector<Action>& candidates,
+                const std::vector<double>& values);
 
   std::shared_ptr<TableCache> tables_;
   MasterParams params_;

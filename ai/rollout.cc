@@ -76,7 +76,7 @@ absl::StatusOr<Game> ManualDiceCopy(const Game& g) {
 }
 
 TrialOutcome PlayOut(const Game& start, const Action& candidate, const std::vector<Player*>& seats,
-                     uint64_t key, uint64_t first_roll) {
+                     uint64_t key, uint64_t first_roll, const DecisionObserver& observer) {
   const DiceStream stream(key);
   const int n = start.players(), me = start.current();
   Game game = start;
@@ -101,8 +101,11 @@ TrialOutcome PlayOut(const Game& start, const Action& candidate, const std::vect
       if (absl::Status st = game.Roll(six); !st.ok()) throw std::logic_error(std::string(st.message()));
       continue;
     }
-    if (absl::Status st = PlayDecision(game, *seats[game.current()]); !st.ok())
+    const int seat = game.current(), turn = game.turns(seat);
+    const Phase phase = game.phase();
+    if (absl::Status st = PlayDecision(game, *seats[seat]); !st.ok())
       throw std::logic_error(std::string(st.message()));
+    if (observer) observer(seat, turn, phase);
   }
   int best_other = -1;
   for (int s = 0; s < n; ++s)

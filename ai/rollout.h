@@ -22,6 +22,7 @@
 #define PENK_AI_ROLLOUT_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -88,13 +89,17 @@ struct TrialOutcome {
   bool done = false;
 };
 
+// Called after each decision of a trial (not the candidate): the seat that
+// decided, its turn count and the phase it decided in, as they were before.
+using DecisionObserver = std::function<void(int seat, int turn, Phase phase)>;
+
 // Plays `candidate` (legal in `start`, a manual-dice game) and then `seats`
 // (one player per seat) to the end of the game: later dice from
 // DiceStream(key), the first roll after the decision the six base-6 digits of
 // `first_roll`. Throws what the players throw (TableUnavailable) and
 // std::logic_error if a player breaks the rules.
 TrialOutcome PlayOut(const Game& start, const Action& candidate, const std::vector<Player*>& seats,
-                     uint64_t key, uint64_t first_roll);
+                     uint64_t key, uint64_t first_roll, const DecisionObserver& observer = nullptr);
 
 // The game of a hint with opponents (`penk hint --opponent`, the engine's
 // hint): the query's sheets in seat order, the mover to play `roll` with
