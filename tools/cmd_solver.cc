@@ -403,8 +403,8 @@ void RegisterSolverCommands(CLI::App& app) {
               "every set of blocked rows of the rules (32; 1 with penk-lines=columns) into the "
               "table folder, keeping valid ones (for penk engine --no-build)");
   b->add_flag("--no-spread", build->no_spread,
-              "only the value table, not the spread table beside it (penk hint's sd; built on "
-              "first use then)");
+              "only the value table, not the spread table beside it (penk hint's sd; with a "
+              "target also the mean table, its mean; built on first use then)");
   b->add_option("--table-dir", build->table_dir,
                 "with --all: the table folder (default: $PENK_TABLE_DIR or tables/ beside penk)");
   b->callback([build] { RunTablesBuild(*build); });
@@ -413,7 +413,8 @@ void RegisterSolverCommands(CLI::App& app) {
   CLI::App* v = app.add_subcommand(
       "value",
       "optimal expected final score from the start of a turn (solitaire), and its standard "
-      "deviation (sd)");
+      "deviation (sd); with --objective target=X the probability of reaching X, with the "
+      "expected final score (mean) and sd under that policy");
   v->add_option("--sheet", value->sheet, "sheet in R7.3 notation")->default_str(kEmptySheet);
   AddRulesOption(v, &value->rules);
   AddObjectiveOption(v, &value->objective);
