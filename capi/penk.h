@@ -47,8 +47,12 @@ extern "C" {
 /* 2 added penk_game_create_random, penk_context_set_table_cache_mb,
  * penk_game_create_json (physical dice, positions), penk_game_roll,
  * penk_game_undo, penk_game_hint_json, penk_game_best_action_json,
- * penk_request and PENK_PHASE_ROLL; everything of version 1 is unchanged. */
-#define PENK_API_VERSION 3
+ * penk_request and PENK_PHASE_ROLL; everything of version 1 is unchanged.
+ * 4 added penk_ranked_moments, penk_hint_moments and penk_value_moments (the
+ * expected final score and its standard deviation, issue 13), and "sd" (with
+ * a target, "mean") in penk_hint_json's actions; everything before is
+ * unchanged (penk_ranked_action keeps its layout). */
+#define PENK_API_VERSION 4
 
 /* Status codes; the same numbers as the protocol's error codes. */
 typedef enum penk_status {
@@ -81,6 +85,18 @@ typedef struct penk_ranked_action {
   double value;                  /* expected final score after it (full precision) */
 } penk_ranked_action;
 
+/* An action with the moments of the final score after it (API version 4):
+ * `value` is the objective's (as penk_ranked_action's), `mean` the expected
+ * final score and `sd` its standard deviation, the table's policy playing on
+ * (`penk hint`'s mean and sd columns; for the expected-score objective mean
+ * equals value). */
+typedef struct penk_ranked_moments {
+  char action[PENK_ACTION_SIZE];
+  double value;
+  double mean;
+  double sd;
+} penk_ranked_moments;
+
 /* --- Library information (static strings, never freed). --- */
 const char* penk_version(void);          /* "0.1.0" */
 int penk_api_version(void);              /* PENK_API_VERSION */
@@ -112,7 +128,9 @@ int penk_value(penk_context* ctx, const char* sheet, const char* rules, const ch
 int penk_hint(penk_context* ctx, const char* sheet, const char* roll, int rerolls,
               const char* rules, const char* table, penk_ranked_action* actions,
               size_t capacity, size_t* count);
-/* The same as JSON: the object `penk hint --json` prints (values to 6 decimals). */
+/* The same as JSON: the object `penk hint --json` prints (values to 6
+ * decimals), each action with its "sd" (API version 4; when the spread table
+ * cannot be had, no "sd" and "sd_error" in the object instead). */
 int penk_hint_json(penk_context* ctx, const char* sheet, const char* roll, int rerolls,
                    const char* rules, const char* table, char* buf, size_t size,
                    size_t* needed);
@@ -126,6 +144,17 @@ int penk_value_objective(penk_context* ctx, const char* sheet, const char* rules
 int penk_hint_objective(penk_context* ctx, const char* sheet, const char* roll, int rerolls,
                         const char* rules, const char* table, const char* objective,
                         penk_ranked_action* actions, size_t capacity, size_t* count);
+
+/* The same with each action's mean and sd (API version 4), and the
+ * position's (`penk value`: a finished sheet has its score, sd 0). They need
+ * the spread table beside the value table (and, for a target, its mean
+ * table): read, or built like value tables; PENK_E_TABLE when it cannot be. */
+int penk_hint_moments(penk_context* ctx, const char* sheet, const char* roll, int rerolls,
+                      const char* rules, const char* table, const char* objective,
+                      penk_ranked_moments* actions, size_t capacity, size_t* count);
+int penk_value_moments(penk_context* ctx, const char* sheet, const char* rules,
+                       const char* table, const char* objective, double* value, double* mean,
+                       double* sd);
 
 /* Multiplayer hint, as `penk hint --json --opponent ...`: `opponents` are
  * the other players' sheets in turn order after the mover, separated by

@@ -231,6 +231,57 @@ int penk_hint_objective(penk_context* ctx, const char* sheet, const char* roll, 
   });
 }
 
+int penk_hint_moments(penk_context* ctx, const char* sheet, const char* roll, int rerolls,
+                      const char* rules, const char* table, const char* objective,
+                      penk_ranked_moments* actions, size_t capacity, size_t* count) {
+  return Guard([&] {
+    RequireLive(ctx, "ctx");
+    Require(roll, "roll");
+    Require(count, "count");
+    if (capacity > 0) Require(actions, "actions");
+    penk::Sheet s = penk::protocol::SheetOrThrow(Opt(sheet, "...../...../...../...../....."));
+    penk::Dice d = penk::protocol::RollOrThrow(roll);
+    penk::Rules r = penk::protocol::RulesOrThrow(Opt(rules));
+    penk::Objective o = penk::protocol::ObjectiveOrThrow(Opt(objective, "mean"));
+    std::vector<penk::RankedAction> ranked =
+        ctx->session->Hint(s, d, rerolls, r, Opt(table), penk::FinishedSheet::kRefuse, o);
+    std::string error;
+    const std::vector<penk::ActionMoments> m =
+        ctx->session->Moments(s, d, rerolls, r, Opt(table), o, ranked, error);
+    if (m.size() != ranked.size()) Fail(ErrorCode::kTable, error);
+    *count = ranked.size();
+    for (size_t i = 0; i < ranked.size() && i < capacity; ++i) {
+      std::string text = penk::FormatAction(ranked[i].action);
+      std::memset(actions[i].action, 0, PENK_ACTION_SIZE);
+      std::memcpy(actions[i].action, text.data(), std::min<size_t>(text.size(), PENK_ACTION_SIZE - 1));
+      actions[i].value = ranked[i].value;
+      actions[i].mean = m[i].mean;
+      actions[i].sd = m[i].sd;
+    }
+  });
+}
+
+int penk_value_moments(penk_context* ctx, const char* sheet, const char* rules,
+                       const char* table, const char* objective, double* value, double* mean,
+                       double* sd) {
+  return Guard([&] {
+    RequireLive(ctx, "ctx");
+    Require(value, "value");
+    Require(mean, "mean");
+    Require(sd, "sd");
+    penk::Sheet s = penk::protocol::SheetOrThrow(Opt(sheet, "...../...../...../...../....."));
+    penk::Rules r = penk::protocol::RulesOrThrow(Opt(rules));
+    penk::Objective o = penk::protocol::ObjectiveOrThrow(Opt(objective, "mean"));
+    const double v = ctx->session->Value(s, r, Opt(table), o);
+    std::string error;
+    const std::optional<penk::ActionMoments> m = ctx->session->SheetMoments(s, r, Opt(table), o, error);
+    if (!m) Fail(ErrorCode::kTable, error);
+    *value = v;
+    *mean = m->mean;
+    *sd = m->sd;
+  });
+}
+
 int penk_hint_multi_json(penk_context* ctx, const char* sheet, const char* roll, int rerolls,
                          const char* rules, const char* table, const char* opponents,
                          int last_round, int seat, int turns, char* buf, size_t size,
@@ -254,11 +305,16 @@ int penk_hint_multi_json(penk_context* ctx, const char* sheet, const char* roll,
     std::vector<double> win;
     if (!opp.empty())
       win = ctx->session->RankForWinOrFail(s, d, rerolls, r, opp, last_round != 0, seat, turns, ranked);
+    // Alone, each action's sd (issue 13), as `penk hint --json` and the engine.
+    std::string sd_error;
+    std::vector<penk::ActionMoments> moments;
+    if (opp.empty()) moments = ctx->session->Moments(s, d, rerolls, r, Opt(table), {}, ranked, sd_error);
     nlohmann::ordered_json actions = nlohmann::ordered_json::array();
     for (size_t i = 0; i < ranked.size(); ++i) {
       nlohmann::ordered_json a = {{"action", penk::FormatAction(ranked[i].action)}};
       if (!win.empty()) a["win"] = penk::protocol::RoundValue(win[i]);
       a["value"] = penk::protocol::RoundValue(ranked[i].value);
+      if (i < moments.size()) a["sd"] = penk::protocol::RoundValue(moments[i].sd);
       actions.push_back(a);
     }
     nlohmann::ordered_json out = {
@@ -270,6 +326,7 @@ int penk_hint_multi_json(penk_context* ctx, const char* sheet, const char* roll,
       out["last_round"] = last_round != 0;
     }
     out["actions"] = actions;
+    if (opp.empty() && moments.empty()) out["sd_error"] = sd_error;
     CopyOut(out.dump(), buf, size, needed);
   });
 }

@@ -25,6 +25,7 @@
 #include "solver/table_cache.h"
 #include "ai/win_ranking.h"
 #include "tables/table_file.h"
+#include "tables/spread_store.h"
 #include "tables/table_store.h"
 
 namespace penk::protocol {
@@ -169,6 +170,70 @@ std::vector<RankedAction> Session::Hint(const Sheet& sheet, const Dice& roll, in
     Fail(code, std::string(ranked.status().message()));
   }
   return *std::move(ranked);
+}
+
+absl::StatusOr<std::pair<std::shared_ptr<const SolitaireTable>, std::shared_ptr<const SpreadTable>>>
+Session::SpreadsFor(const Rules& rules, const Sheet& sheet, const std::string& path_arg,
+                    Objective objective) {
+  std::shared_ptr<const SolitaireTable> table = Table(rules, sheet, path_arg, objective);
+  const std::string path = options_.fixed_table.empty() ? path_arg : options_.fixed_table;
+  const TableKey key{rules, table->blocked_rows(), path, objective};
+  for (auto it = spreads_.begin(); it != spreads_.end(); ++it)
+    if (!(it->first < key) && !(key < it->first)) {
+      auto found = *it;  // most recent last
+      spreads_.erase(it);
+      spreads_.push_back(found);
+      return std::make_pair(table, found.second);
+    }
+  // A named file's spread table is beside it and never made there: when
+  // missing it is built in memory for this session, as the CLI does for a
+  // command (building writes nothing); the folder's is built, and saved,
+  // only when building is on.
+  const bool ours = path.empty();
+  const std::string value_path =
+      ours ? TablePathIn(options_.table_dir.empty() ? DefaultTableDir() : options_.table_dir,
+                         rules, table->blocked_rows(), objective)
+           : path;
+  absl::StatusOr<SpreadTable> spreads =
+      LoadOrBuildSpreadTable(*table, SpreadSource{value_path, ours, !ours || options_.allow_build});
+  if (!spreads.ok()) return spreads.status();
+  auto shared = std::make_shared<const SpreadTable>(*std::move(spreads));
+  if (spreads_.size() >= kSpreadsKept) spreads_.erase(spreads_.begin());
+  spreads_.emplace_back(key, shared);
+  return std::make_pair(table, shared);
+}
+
+std::vector<ActionMoments> Session::Moments(const Sheet& sheet, const Dice& roll, int rerolls,
+                                            const Rules& rules, const std::string& table_path,
+                                            Objective objective,
+                                            const std::vector<RankedAction>& ranked,
+                                            std::string& error) {
+  auto pair = SpreadsFor(rules, sheet, table_path, objective);
+  absl::StatusOr<std::vector<ActionMoments>> m =
+      pair.ok() ? RankedMoments(*pair->first, *pair->second, sheet, roll, rerolls, ranked)
+                : absl::StatusOr<std::vector<ActionMoments>>(pair.status());
+  if (!m.ok()) {
+    error = std::string(m.status().message());
+    return {};
+  }
+  return *std::move(m);
+}
+
+std::optional<ActionMoments> Session::SheetMoments(const Sheet& sheet, const Rules& rules,
+                                                   const std::string& table_path,
+                                                   Objective objective, std::string& error) {
+  if (sheet.ClosedColumns() >= 2)  // over (R5.2): the score is known (R6)
+    return ActionMoments{static_cast<double>(Score(sheet, rules)), 0.0};
+  auto pair = SpreadsFor(rules, sheet, table_path, objective);
+  absl::StatusOr<double> mean = pair.ok() ? SheetMean(*pair->first, *pair->second, sheet)
+                                          : absl::StatusOr<double>(pair.status());
+  absl::StatusOr<double> var = pair.ok() ? SheetVariance(*pair->first, *pair->second, sheet)
+                                         : absl::StatusOr<double>(pair.status());
+  if (!mean.ok() || !var.ok()) {
+    error = std::string((mean.ok() ? var : mean).status().message());
+    return std::nullopt;
+  }
+  return ActionMoments{*mean, std::sqrt(*var)};
 }
 
 double Session::Value(const Sheet& sheet, const Rules& rules, const std::string& table_path,
@@ -894,6 +959,17 @@ json CmdHint(Session& s, const Request& r) {
   }
   if (objective.is_target()) out["objective"] = FormatObjective(objective);
   out["actions"] = ActionsJson(ranked, win, top);
+  // Alone, each action's sd (and a target's mean), as `penk hint --json`.
+  if (opponents.empty()) {
+    std::string error;
+    const std::vector<ActionMoments> moments =
+        s.Moments(sheet, roll, rerolls, rules, table, objective, ranked, error);
+    if (moments.empty()) out["sd_error"] = error;
+    for (size_t i = 0; i < moments.size() && i < out["actions"].size(); ++i) {
+      if (objective.is_target()) out["actions"][i]["mean"] = RoundValue(moments[i].mean);
+      out["actions"][i]["sd"] = RoundValue(moments[i].sd);
+    }
+  }
   if (rollouts.trials > 0) {
     WinQuery query{sheet, opponents, rules, last_round, seat, turns};
     absl::StatusOr<Game> game = GameOfWinQuery(query, roll, rerolls);
@@ -907,8 +983,17 @@ json CmdValue(Session& s, const Request& r) {
   Sheet sheet = SheetOrThrow(r.String("sheet", kEmptySheet));
   Rules rules = RulesOrThrow(r.String("rules", ""));
   const Objective objective = ObjectiveOrThrow(r.String("objective", "mean"));
-  json out = {{"value", RoundValue(s.Value(sheet, rules, r.String("table", ""), objective))}};
+  const std::string table = r.String("table", "");
+  json out = {{"value", RoundValue(s.Value(sheet, rules, table, objective))}};
   if (objective.is_target()) out["objective"] = FormatObjective(objective);
+  // The position's sd (and a target's mean), as `penk value`.
+  std::string error;
+  if (std::optional<ActionMoments> m = s.SheetMoments(sheet, rules, table, objective, error)) {
+    if (objective.is_target()) out["mean"] = RoundValue(m->mean);
+    out["sd"] = RoundValue(m->sd);
+  } else {
+    out["sd_error"] = error;
+  }
   return out;
 }
 

@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,7 @@
 #include "engine/sheet.h"
 #include "nlohmann/json.hpp"
 #include "solver/advisor.h"
+#include "solver/score_spread.h"
 #include "ai/player.h"
 #include "solver/solitaire_dp.h"
 #include "solver/table_cache.h"
@@ -129,6 +132,22 @@ class Session {
                                  Objective objective = {});
   double Value(const Sheet& sheet, const Rules& rules, const std::string& table_path,
                Objective objective = {});
+  // The expected final score and its standard deviation after each of
+  // `ranked` (from Hint on the same arguments), the table's policy playing on
+  // (solver/score_spread.h; a target's means are not its values). The spread
+  // table is read beside the value table, or built (as tables are: saved in
+  // the table folder, only when building is on); when it cannot be had, the
+  // reason goes to `error` and the result is empty: a hint does not fail for
+  // its sd.
+  std::vector<ActionMoments> Moments(const Sheet& sheet, const Dice& roll, int rerolls,
+                                     const Rules& rules, const std::string& table_path,
+                                     Objective objective, const std::vector<RankedAction>& ranked,
+                                     std::string& error);
+  // The same at the start of a turn on `sheet`: {mean, sd}; a finished sheet's
+  // score with sd 0. Empty with `error` as above.
+  std::optional<ActionMoments> SheetMoments(const Sheet& sheet, const Rules& rules,
+                                            const std::string& table_path, Objective objective,
+                                            std::string& error);
   // Multiplayer hint (ai/win_ranking.h, as `penk hint --opponent`):
   // re-ranks `ranked` (from Hint) by expert's estimated probability of
   // winning and returns those estimates in the new order. `opponents` are the other sheets in turn order
@@ -177,8 +196,18 @@ class Session {
   void request_quit() { quit_ = true; }
 
  private:
+  // The spread table of the value table of (rules, sheet's blocked rows,
+  // path, objective), with the value table; errors as text.
+  absl::StatusOr<std::pair<std::shared_ptr<const SolitaireTable>,
+                           std::shared_ptr<const SpreadTable>>>
+  SpreadsFor(const Rules& rules, const Sheet& sheet, const std::string& path, Objective objective);
+
   SessionOptions options_;
   std::shared_ptr<TableCache> tables_;
+  // Spread tables loaded or built, most recent last; at most kSpreadsKept
+  // (each as large as a value table, twice for a target's means).
+  static constexpr size_t kSpreadsKept = 2;
+  std::vector<std::pair<TableKey, std::shared_ptr<const SpreadTable>>> spreads_;
   std::map<int, GameSession> games_;
   int next_game_ = 1;
   bool quit_ = false;

@@ -9,22 +9,26 @@
 #include "engine/dice_space.h"
 #include "engine/dispatch.h"
 #include "engine/marking.h"
+#include "engine/score.h"
 
 namespace penk {
 namespace {
 
-// The variance after each final roll: that of the position its chosen action
-// leads to (a finished game: 0). Distinct actions are looked up once.
-struct SuccessorVariances {
-  std::vector<double> var;   // by slot: catalog id, then failures by face
+// The variance (and, for a target policy, the mean) after each final roll:
+// that of the position its chosen action leads to (a finished game: 0 and its
+// score). Distinct actions are looked up once.
+struct SuccessorMoments {
+  std::vector<double> var, mean;  // by slot: catalog id, then failures by face
   std::vector<uint32_t> stamp;
   uint32_t now = 0;
 
-  SuccessorVariances()
-      : var(MarkingCatalog::Get().size() + kColumns + 1), stamp(var.size(), 0) {}
+  SuccessorMoments()
+      : var(MarkingCatalog::Get().size() + kColumns + 1), mean(var.size()),
+        stamp(var.size(), 0) {}
 
+  // `means_out` null: the variances only.
   void Fill(const SpreadTable& spreads, const ColumnCodes& codes, const TurnChoices& choices,
-            double* out) {
+            double* var_out, double* means_out) {
     const MarkingCatalog& catalog = MarkingCatalog::Get();
     if (++now == 0) {  // wrapped: forget every stamp
       std::fill(stamp.begin(), stamp.end(), 0);
@@ -35,11 +39,14 @@ struct SuccessorVariances {
       const int slot = a >= 0 ? a : catalog.size() - a;
       if (stamp[slot] != now) {
         stamp[slot] = now;
-        var[slot] = spreads.VarianceOfCodes(
+        const ColumnCodes after =
             a >= 0 ? CodesAfterMarking(codes, catalog.cells(a), spreads.blocked_rows())
-                   : CodesAfterFailure(codes, -a));
+                   : CodesAfterFailure(codes, -a);
+        var[slot] = spreads.VarianceOfCodes(after);
+        if (means_out) mean[slot] = spreads.MeanOfCodes(after);
       }
-      out[r] = var[slot];
+      var_out[r] = var[slot];
+      if (means_out) means_out[r] = mean[slot];
     }
   }
 };
@@ -48,30 +55,54 @@ struct SuccessorVariances {
 struct SpreadWorker {
   TurnValues turn[kTurnBatch];
   TurnChoices choices[kTurnBatch];
+  TurnValues means;  // a target policy's means of the last Spread (else unused)
   TurnSpread spread;
-  SuccessorVariances successors;
+  SuccessorMoments successors;
 
+  // The variance at `codes`; its mean in *mean when not null.
   double Variance(const SolitaireTable& values, const SpreadTable& spreads,
-                  const ColumnCodes& codes) {
+                  const ColumnCodes& codes, double* mean = nullptr) {
     DecideOptimalTurn(values, codes, turn[0], choices[0]);
-    return Spread(spreads, codes, 0);
+    return Spread(spreads, codes, 0, mean);
   }
 
   // The same for count <= kTurnBatch positions, decided together.
   void Variances(const SolitaireTable& values, const SpreadTable& spreads,
-                 const ColumnCodes* codes, int count, double* out) {
+                 const ColumnCodes* codes, int count, double* out, double* mean_out) {
     DecideOptimalTurns(values, codes, count, turn, choices);
-    for (int j = 0; j < count; ++j) out[j] = Spread(spreads, codes[j], j);
+    for (int j = 0; j < count; ++j)
+      out[j] = Spread(spreads, codes[j], j, mean_out ? mean_out + j : nullptr);
   }
 
-  double Spread(const SpreadTable& spreads, const ColumnCodes& codes, int j) {
-    successors.Fill(spreads, codes, choices[j], spread.var_roll[0].data());
-    SpreadOfTurn(turn[j], choices[j], spread);
+  // The turn's own means are the value table's for the expected score; a
+  // target table's are probabilities, so the policy's means are carried down
+  // the decided turn from the successors' (the table's means()).
+  const TurnValues& MeansOf(int j) const {
+    return turn_means_are_values_ ? turn[j] : means;
+  }
+
+  double Spread(const SpreadTable& spreads, const ColumnCodes& codes, int j, double* mean) {
+    turn_means_are_values_ = !spreads.objective().is_target();
+    successors.Fill(spreads, codes, choices[j], spread.var_roll[0].data(),
+                    turn_means_are_values_ ? nullptr : means.roll[0].data());
+    if (!turn_means_are_values_) MeansOfTurn(choices[j], means);
+    SpreadOfTurn(MeansOf(j), choices[j], spread);
+    if (mean) *mean = MeansOf(j).start;
     return spread.start;
   }
+
+ private:
+  bool turn_means_are_values_ = true;
 };
 
 absl::Status CheckPair(const SolitaireTable& values, const SpreadTable& spreads) {
+  if (values.objective() != spreads.objective())
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the spread table is for objective ", FormatObjective(spreads.objective()),
+        "; the value table for ", FormatObjective(values.objective())));
+  if (values.objective().is_target() &&
+      spreads.means().size() != static_cast<size_t>(kNumSolitaireStates))
+    return absl::InvalidArgumentError("the spread table of a target objective has no means");
   if (values.rules() != spreads.rules() || values.blocked_rows() != spreads.blocked_rows() ||
       values.max_free() != spreads.max_free())
     return absl::InvalidArgumentError(absl::StrCat(
@@ -87,6 +118,35 @@ double SpreadTable::VarianceOfCodes(ColumnCodes c) const {
   SortCodes(c);
   if (CodeClosed(c[3])) return 0;  // two closed columns: over (R5.2), the score is known
   return variances_[StateIndex(c)];
+}
+
+double SpreadTable::MeanOfCodes(ColumnCodes c) const {
+  SortCodes(c);
+  if (CodeClosed(c[3])) return ScoreOfCodes(c, rules_);  // over (R5.2): its score (R6)
+  return means_[StateIndex(c)];
+}
+
+PENK_HOT void MeansOfTurn(const TurnChoices& choices, TurnValues& t) {
+  const DiceSpace& space = DiceSpace::Get();
+  double mean[kNumKeeps];
+  for (int n = 1; n <= kRerolls; ++n) {
+    for (int r = 0; r < kNumRolls; ++r) mean[kNumKeepsBelowSix + r] = t.roll[n - 1][r];
+    // A keep rerolls one die at a time (the turn solver's lattice).
+    for (int k = kNumKeepsBelowSix - 1; k >= 0; --k) {
+      double acc = 0;
+      for (int f = 0; f < kFaces; ++f) acc += mean[space.Add(k, f)];
+      mean[k] = acc * (1.0 / 6.0);
+    }
+    std::copy(mean, mean + kNumKeepsBelowSix, t.keep[n - 1].begin());
+    // Stopping (the whole roll) keeps the final roll's mean.
+    for (int r = 0; r < kNumRolls; ++r) {
+      const int k = choices.keep[n - 1][r];
+      t.roll[n][r] = k >= kNumKeepsBelowSix ? t.roll[0][r] : mean[k];
+    }
+  }
+  double start = 0;
+  for (int r = 0; r < kNumRolls; ++r) start += space.RollProbability(r) * t.roll[kRerolls][r];
+  t.start = start;
 }
 
 PENK_HOT void SpreadOfTurn(const TurnValues& t, const TurnChoices& choices, TurnSpread& s) {
@@ -138,9 +198,13 @@ SpreadTable BuildSpreadTable(const SolitaireTable& values, const BuildProgress& 
       ++total;
     }
   }
+  const bool target = values.objective().is_target();
   SpreadTable table(values.rules(), values.max_free(), blocked_rows,
-                    std::vector<double>(kNumSolitaireStates, std::nan("")));
+                    std::vector<double>(kNumSolitaireStates, std::nan("")), values.objective(),
+                    target ? std::vector<double>(kNumSolitaireStates, std::nan(""))
+                           : std::vector<double>{});
   std::vector<double>& v = const_cast<std::vector<double>&>(table.variances());
+  std::vector<double>& m = const_cast<std::vector<double>&>(table.means());
   int64_t done = 0;
   // Layers by free cells: every successor has fewer, so is solved before.
   for (const std::vector<int32_t>& layer : layers) {
@@ -151,10 +215,12 @@ SpreadTable BuildSpreadTable(const SolitaireTable& values, const BuildProgress& 
       for (size_t i = 0; i < layer.size(); i += kTurnBatch) {
         const int n = static_cast<int>(std::min<size_t>(kTurnBatch, layer.size() - i));
         ColumnCodes codes[kTurnBatch];
-        double out[kTurnBatch];
+        double out[kTurnBatch], mean[kTurnBatch];
         for (int j = 0; j < n; ++j) codes[j] = StateOfIndex(layer[i + j]);
-        worker->Variances(values, table, codes, n, out);
+        worker->Variances(values, table, codes, n, out, target ? mean : nullptr);
         for (int j = 0; j < n; ++j) v[layer[i + j]] = out[j];
+        if (target)
+          for (int j = 0; j < n; ++j) m[layer[i + j]] = mean[j];
         if (progress && omp_get_thread_num() == 0 && (i & 4095) == 0) progress(done + i, total);
       }
     }
@@ -174,10 +240,24 @@ absl::StatusOr<double> SheetVariance(const SolitaireTable& values, const SpreadT
   return worker->Variance(values, spreads, CodesInPlace(sheet));
 }
 
-absl::StatusOr<std::vector<double>> ActionSds(const SolitaireTable& values,
-                                              const SpreadTable& spreads, const Sheet& sheet,
-                                              const Dice& roll, int rerolls,
-                                              const std::vector<RankedAction>& ranked) {
+absl::StatusOr<double> SheetMean(const SolitaireTable& values, const SpreadTable& spreads,
+                                 const Sheet& sheet) {
+  if (absl::Status s = CheckPair(values, spreads); !s.ok()) return s;
+  absl::StatusOr<double> v = values.Value(sheet);
+  if (!v.ok()) return v.status();
+  if (!values.objective().is_target()) return *v;
+  if (sheet.ClosedColumns() >= 2) return static_cast<double>(Score(sheet, values.rules()));  // R6
+  auto worker = std::make_unique<SpreadWorker>();
+  double mean = 0;
+  worker->Variance(values, spreads, CodesInPlace(sheet), &mean);
+  return mean;
+}
+
+absl::StatusOr<std::vector<ActionMoments>> RankedMoments(const SolitaireTable& values,
+                                                         const SpreadTable& spreads,
+                                                         const Sheet& sheet, const Dice& roll,
+                                                         int rerolls,
+                                                         const std::vector<RankedAction>& ranked) {
   if (absl::Status s = CheckPair(values, spreads); !s.ok()) return s;
   absl::StatusOr<double> v = values.Value(sheet);
   if (!v.ok()) return v.status();
@@ -186,27 +266,44 @@ absl::StatusOr<std::vector<double>> ActionSds(const SolitaireTable& values,
         "sheet ", FormatSheet(sheet), " has two closed columns: the game is over (R5.2)"));
   if (rerolls < 0 || rerolls > kRerolls || roll.size() != kDice)
     return absl::InvalidArgumentError("a roll of six dice and 0, 1 or 2 rerolls left expected");
+  const bool target = values.objective().is_target();
   const ColumnCodes codes = CodesInPlace(sheet);
-  std::vector<double> out;
+  std::vector<ActionMoments> out;
   if (rerolls == 0) {
     for (const RankedAction& a : ranked) {
       const ColumnCodes after =
           a.action.kind == Action::kFail
               ? CodesAfterFailure(codes, a.action.face)
               : CodesAfterMarking(codes, a.action.cells, values.blocked_rows());
-      out.push_back(std::sqrt(spreads.VarianceOfCodes(after)));
+      out.push_back({target ? spreads.MeanOfCodes(after) : a.value,
+                     std::sqrt(spreads.VarianceOfCodes(after))});
     }
     return out;
   }
   auto worker = std::make_unique<SpreadWorker>();
   worker->Variance(values, spreads, codes);
+  const TurnValues& means = worker->MeansOf(0);
   const DiceSpace& space = DiceSpace::Get();
   const int r = space.RollIndex(roll);
   for (const RankedAction& a : ranked) {
     const int k = space.KeepIndex(a.action.keep);
-    out.push_back(std::sqrt(k >= kNumKeepsBelowSix ? worker->spread.var_roll[0][r]
-                                                   : worker->spread.var_keep[rerolls - 1][k]));
+    const bool stop = k >= kNumKeepsBelowSix;
+    out.push_back({target ? (stop ? means.roll[0][r] : means.keep[rerolls - 1][k]) : a.value,
+                   std::sqrt(stop ? worker->spread.var_roll[0][r]
+                                  : worker->spread.var_keep[rerolls - 1][k])});
   }
+  return out;
+}
+
+absl::StatusOr<std::vector<double>> ActionSds(const SolitaireTable& values,
+                                              const SpreadTable& spreads, const Sheet& sheet,
+                                              const Dice& roll, int rerolls,
+                                              const std::vector<RankedAction>& ranked) {
+  absl::StatusOr<std::vector<ActionMoments>> m =
+      RankedMoments(values, spreads, sheet, roll, rerolls, ranked);
+  if (!m.ok()) return m.status();
+  std::vector<double> out;
+  for (const ActionMoments& a : *m) out.push_back(a.sd);
   return out;
 }
 

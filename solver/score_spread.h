@@ -12,6 +12,14 @@
 // means of the value table's turn, and through each decision unchanged. Every
 // term is non-negative, so no cancellation: a position whose score is certain
 // gets 0, not the noise of E[X^2] - E[X]^2.
+//
+// The same pass serves any value table's policy (issue 13, item 3): the turn
+// is decided by that table (DecideOptimalTurn: its argmax, first best in
+// canonical order), and the variance needs the policy's means. An
+// expected-score table's values are those means; a target table's are
+// probabilities, so for it the pass also carries the means down the decided
+// turn (MeansOfTurn: the final score averaged, not the objective), and the
+// table keeps them: a target hint's `mean` and `sd` come from this code.
 #ifndef PENK_SOLVER_SCORE_SPREAD_H_
 #define PENK_SOLVER_SCORE_SPREAD_H_
 
@@ -30,28 +38,39 @@
 namespace penk {
 
 // Variances of the final score by state index, beside a value table of the
-// same rules and blocked rows.
+// same rules, blocked rows and objective, under that table's policy; for a
+// target objective also the means (the expected final score) by state index.
 class SpreadTable {
  public:
   SpreadTable() = default;
   SpreadTable(const Rules& rules, int max_free, uint32_t blocked_rows,
-              std::vector<double> variances)
-      : rules_(rules), max_free_(max_free), blocked_rows_(blocked_rows),
-        variances_(std::move(variances)) {}
+              std::vector<double> variances, Objective objective = {},
+              std::vector<double> means = {})
+      : rules_(rules), max_free_(max_free), blocked_rows_(blocked_rows), objective_(objective),
+        variances_(std::move(variances)), means_(std::move(means)) {}
 
   const Rules& rules() const { return rules_; }
   int max_free() const { return max_free_; }
   uint32_t blocked_rows() const { return blocked_rows_; }
+  // The objective of the value table whose policy this is.
+  const Objective& objective() const { return objective_; }
   const std::vector<double>& variances() const { return variances_; }
+  // Empty for the expected-score objective (the value table holds the means).
+  const std::vector<double>& means() const { return means_; }
 
   // Sorted codes, live or finished (a finished game's score is certain: 0).
   double VarianceOfCodes(ColumnCodes codes) const;
+  // The expected final score of any codes under a target policy (a finished
+  // game: its score); only when means() is not empty.
+  double MeanOfCodes(ColumnCodes codes) const;
 
  private:
   Rules rules_;
   int max_free_ = 0;
   uint32_t blocked_rows_ = 0;
+  Objective objective_;
   std::vector<double> variances_;
+  std::vector<double> means_;
 };
 
 // The variances of one decided turn: var_roll[n][r] holding roll r with n
@@ -63,12 +82,18 @@ struct TurnSpread {
   double start = 0;
 };
 
+// Fills means.keep, means.roll[1..] and means.start from means.roll[0] (the
+// expected final score after each final roll) down the turn decided by
+// `choices`: a keep averages its six outcomes, a roll takes its chosen keep's.
+void MeansOfTurn(const TurnChoices& choices, TurnValues& means);
+
 // Fills s from s.var_roll[0] (the variance after each final roll: the
 // successor's, as the choices say) down the decided turn (`turn`: its means).
 void SpreadOfTurn(const TurnValues& turn, const TurnChoices& choices, TurnSpread& s);
 
 // Every live position solved by `values` (the same positions), in layers of
-// increasing free cells, OpenMP. `progress` as BuildSolitaireTable's.
+// increasing free cells, OpenMP, under the policy of `values` (for a target
+// table, with the means). `progress` as BuildSolitaireTable's.
 SpreadTable BuildSpreadTable(const SolitaireTable& values,
                              const BuildProgress& progress = nullptr);
 
@@ -77,9 +102,28 @@ SpreadTable BuildSpreadTable(const SolitaireTable& values,
 absl::StatusOr<double> SheetVariance(const SolitaireTable& values, const SpreadTable& spreads,
                                      const Sheet& sheet);
 
-// The standard deviation of the final score after each of `ranked` (the
-// actions RankActions gave for this sheet, roll and rerolls), optimal play
-// after it: ranked[i] -> result[i].
+// The expected final score of `sheet` under the policy of `values` (as
+// SheetVariance plays it): the value itself for an expected-score table.
+absl::StatusOr<double> SheetMean(const SolitaireTable& values, const SpreadTable& spreads,
+                                 const Sheet& sheet);
+
+// The expected final score and its standard deviation after an action, the
+// policy of the value table playing on.
+struct ActionMoments {
+  double mean = 0;
+  double sd = 0;
+};
+
+// The moments after each of `ranked` (the actions RankActions gave for this
+// sheet, roll and rerolls): ranked[i] -> result[i]. For an expected-score
+// table each mean is ranked[i].value.
+absl::StatusOr<std::vector<ActionMoments>> RankedMoments(const SolitaireTable& values,
+                                                         const SpreadTable& spreads,
+                                                         const Sheet& sheet, const Dice& roll,
+                                                         int rerolls,
+                                                         const std::vector<RankedAction>& ranked);
+
+// The standard deviations of RankedMoments.
 absl::StatusOr<std::vector<double>> ActionSds(const SolitaireTable& values,
                                               const SpreadTable& spreads, const Sheet& sheet,
                                               const Dice& roll, int rerolls,

@@ -17,24 +17,66 @@ std::string SpreadPathFor(const std::string& value_path) {
   return absl::StrCat(value_path, ".spread");
 }
 
-absl::Status WriteSpreadTable(const SpreadTable& spreads, const std::string& path) {
+std::string MeanPathFor(const std::string& value_path) {
+  constexpr absl::string_view kValueSuffix = ".penktable";
+  if (absl::EndsWith(value_path, kValueSuffix))
+    return absl::StrCat(value_path.substr(0, value_path.size() - kValueSuffix.size()),
+                        ".penkmean");
+  return absl::StrCat(value_path, ".mean");
+}
+
+namespace {
+
+// One array in the table file layout, with the spread table's identity
+// (rules, depth, blocked rows, objective) in its header.
+absl::Status WriteArray(const SpreadTable& spreads, uint64_t magic,
+                        const std::vector<double>& values, const std::string& path) {
   TableHeader h;
-  h.magic = kSpreadMagic;
+  h.magic = magic;
   h.line_min = spreads.rules().line_min;
   h.penk_rows = spreads.rules().penk_rows;
-  h.state_count = spreads.variances().size();
+  h.state_count = values.size();
   h.max_free = spreads.max_free();
   h.blocked_rows = spreads.blocked_rows();
-  h.checksum = TableChecksum(h, spreads.variances());
-  return WriteTableFile(h, spreads.variances(), path);
+  h.objective = static_cast<uint32_t>(spreads.objective().target + 1);
+  h.checksum = TableChecksum(h, values);
+  return WriteTableFile(h, values, path);
+}
+
+}  // namespace
+
+absl::Status WriteSpreadTable(const SpreadTable& spreads, const std::string& path,
+                              const std::string& mean_path) {
+  if (spreads.objective().is_target()) {
+    if (mean_path.empty())
+      return absl::InvalidArgumentError("a target objective's spread table needs its mean table's path");
+    if (absl::Status s = WriteArray(spreads, kMeanMagic, spreads.means(), mean_path); !s.ok())
+      return s;
+  }
+  return WriteArray(spreads, kSpreadMagic, spreads.variances(), path);
 }
 
 absl::StatusOr<SpreadTable> ReadSpreadTable(const std::string& path, const Rules& rules,
-                                            uint32_t blocked_rows) {
-  absl::StatusOr<SolitaireTable> t = ReadTable(path, rules, blocked_rows, Objective{}, kSpreadMagic);
+                                            uint32_t blocked_rows, Objective objective,
+                                            const std::string& mean_path) {
+  absl::StatusOr<SolitaireTable> t = ReadTable(path, rules, blocked_rows, objective, kSpreadMagic);
   if (!t.ok()) return t.status();
+  std::vector<double> means;
+  if (objective.is_target()) {
+    if (mean_path.empty())
+      return absl::InvalidArgumentError("a target objective's spread table needs its mean table");
+    absl::StatusOr<SolitaireTable> m =
+        ReadTable(mean_path, rules, blocked_rows, objective, kMeanMagic);
+    if (!m.ok()) return m.status();
+    if (m->max_free() != t->max_free())
+      return absl::InvalidArgumentError(absl::StrCat(
+          "the mean table ", mean_path, " is solved to depth ", m->max_free(),
+          ", its spread table ", path, " to ", t->max_free(), ": rebuild both"));
+    means = std::move(const_cast<std::vector<double>&>(m->values()));
+  }
   return SpreadTable(rules, t->max_free(), blocked_rows,
-                     std::move(const_cast<std::vector<double>&>(t->values())));
+                     std::move(const_cast<std::vector<double>&>(t->values())), objective,
+                     std::move(means));
 }
 
 SpreadTable BuildSpreadWithProgress(const SolitaireTable& values, bool show_progress) {
@@ -44,23 +86,41 @@ SpreadTable BuildSpreadWithProgress(const SolitaireTable& values, bool show_prog
 absl::StatusOr<SpreadTable> LoadOrBuildSpreadTable(const SolitaireTable& values,
                                                    const std::string& value_path) {
   const bool ours = value_path.empty();
-  const std::string path =
-      SpreadPathFor(ours ? DefaultTablePath(values.rules(), values.blocked_rows()) : value_path);
-  absl::StatusOr<SpreadTable> read = ReadSpreadTable(path, values.rules(), values.blocked_rows());
+  return LoadOrBuildSpreadTable(
+      values,
+      SpreadSource{ours ? DefaultTablePath(values.rules(), values.blocked_rows(), values.objective())
+                        : value_path,
+                   ours, true});
+}
+
+absl::StatusOr<SpreadTable> LoadOrBuildSpreadTable(const SolitaireTable& values,
+                                                   const SpreadSource& source) {
+  const bool ours = source.ours;
+  const std::string& base = source.value_path;
+  const std::string path = SpreadPathFor(base);
+  const std::string mean_path = values.objective().is_target() ? MeanPathFor(base) : "";
+  absl::StatusOr<SpreadTable> read = ReadSpreadTable(path, values.rules(), values.blocked_rows(),
+                                                     values.objective(), mean_path);
   if (read.ok() && read->max_free() == values.max_free()) return read;
   const bool missing = read.status().code() == absl::StatusCode::kNotFound;
   if (!read.ok() && !missing && !IsOtherTableFormat(read.status())) return read.status();
+  // A target's policy needs its means as well (one pass builds both).
+  const std::string what = mean_path.empty()
+                               ? absl::StrCat("spread table at ", path)
+                               : absl::StrCat("spread and mean tables at ", path, ", ", mean_path);
+  if (!source.allow_build)
+    return absl::NotFoundError(absl::StrCat("no ", what, " (building is off; make it with: "
+                                            "penk tables build --out ", base, ")"));
   if (ours)
-    std::fprintf(stderr, "penk: no spread table at %s; building it (once, a few seconds)\n",
-                 path.c_str());
+    std::fprintf(stderr, "penk: no %s; building it (once, a few seconds)\n", what.c_str());
   else
     std::fprintf(stderr,
-                 "penk: no spread table at %s; building it for this command (make it once "
+                 "penk: no %s; building it for this command (make it once "
                  "with: penk tables build --out %s)\n",
-                 path.c_str(), value_path.c_str());
+                 what.c_str(), base.c_str());
   SpreadTable spreads = BuildSpreadWithProgress(values, isatty(2));
   if (ours) {
-    absl::Status saved = WriteSpreadTable(spreads, path);
+    absl::Status saved = WriteSpreadTable(spreads, path, mean_path);
     if (!saved.ok())
       std::fprintf(stderr, "penk: warning: %s; the spread table is used but not saved\n",
                    std::string(saved.message()).c_str());

@@ -284,7 +284,9 @@ absl::StatusOr<SolitaireTable> ReadTable(const std::string& path, const Rules& r
     return s;
   }
   if (got < 8 || h.magic != magic)
-    return refused(magic == kTableMagic ? "not a PENK value table" : "not a PENK spread table");
+    return refused(magic == kTableMagic    ? "not a PENK value table"
+                   : magic == kSpreadMagic ? "not a PENK spread table"
+                                           : "not a PENK mean table");
   if (static_cast<size_t>(got) < sizeof bytes) return damaged("truncated header");
   if (h.format_version != kTableFormatVersion) {
     absl::Status s = damaged(absl::StrCat("format version ", h.format_version,

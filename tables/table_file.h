@@ -36,6 +36,9 @@ inline constexpr uint64_t kTableMagic = 0x31454c4241544b50;  // "PKTABLE1"
 // (solver/score_spread.h, tables/spread_store.h): another magic, so that one
 // kind of table is never read as the other.
 inline constexpr uint64_t kSpreadMagic = 0x3144415250534b50;  // "PKSPRAD1"
+// The same layout holding the expected final score under a target table's
+// policy (a target table's values are probabilities, not means): its own magic.
+inline constexpr uint64_t kMeanMagic = 0x31304e41454d4b50;  // "PKMEAN01"
 inline constexpr size_t kTableHeaderBytes = 48;
 
 // Fixed-size fields only: a damaged file can make no field ask for memory.
@@ -81,7 +84,8 @@ absl::Status CheckTableWritable(const std::string& path);
 // table, or a table of other rules or blocked rows: the message says which),
 // DataLoss (one of ours, damaged or of another format version: the message
 // says how to rebuild it).
-// `magic`: kSpreadMagic reads a spread table's variances as the values.
+// `magic`: kSpreadMagic reads a spread table's variances as the values,
+// kMeanMagic a mean table's means.
 absl::StatusOr<SolitaireTable> ReadTable(const std::string& path, const Rules& rules,
                                          uint32_t blocked_rows = 0, Objective objective = {},
                                          uint64_t magic = kTableMagic);

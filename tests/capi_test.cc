@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_format.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "solver/advisor.h"
@@ -134,6 +135,34 @@ TEST_F(CApi, ObjectiveValueAndHint) {
   EXPECT_NE(std::string(penk_last_error()).find("objective target=163"), std::string::npos);
   EXPECT_EQ(penk_value_objective(ctx_, kSmallSheet, nullptr, table.c_str(), "target=x", &v),
             PENK_E_BAD_ARGUMENT);
+  // API 4: each action's mean (under the target policy) and sd, as `penk hint
+  // --json`; the position's as `penk value`.
+  penk_ranked_moments moments[64];
+  ASSERT_EQ(penk_hint_moments(ctx_, kSmallSheet, "12345J", 2, nullptr, table.c_str(), "target=163",
+                              moments, 64, &count),
+            PENK_OK)
+      << penk_last_error();
+  const json cli = json::parse(RunPenk(std::string("hint --json --sheet ") + kSmallSheet +
+                                       " --roll 12345J --objective target=163 --table " + table));
+  ASSERT_EQ(count, cli["actions"].size());
+  for (size_t i = 0; i < count; ++i) {
+    EXPECT_EQ(std::string(moments[i].action), cli["actions"][i]["action"]);
+    EXPECT_NEAR(moments[i].value, cli["actions"][i]["value"].get<double>(), 5e-7);
+    EXPECT_NEAR(moments[i].mean, cli["actions"][i]["mean"].get<double>(), 5e-7);
+    EXPECT_NEAR(moments[i].sd, cli["actions"][i]["sd"].get<double>(), 5e-7);
+  }
+  double mean = -1, sd = -1;
+  ASSERT_EQ(penk_value_moments(ctx_, kSmallSheet, nullptr, table.c_str(), "target=163", &v, &mean,
+                               &sd),
+            PENK_OK)
+      << penk_last_error();
+  const std::string out = RunPenk(std::string("value --sheet ") + kSmallSheet +
+                                  " --objective target=163 --table " + table);
+  EXPECT_NE(out.find(absl::StrFormat("mean: %.6f", mean)), std::string::npos) << out;
+  EXPECT_NE(out.find(absl::StrFormat("sd: %.6f", sd)), std::string::npos) << out;
+  EXPECT_EQ(penk_value_moments(ctx_, kSmallSheet, nullptr, table.c_str(), "target=163", &v, nullptr,
+                               &sd),
+            PENK_E_BAD_ARGUMENT);
   std::filesystem::remove(table);
 }
 
@@ -181,11 +210,8 @@ TEST_F(CApi, HintMatchesPenkHintJson) {
               PENK_OK);
     EXPECT_EQ(std::strlen(buf.data()), needed);
     json mine = json::parse(buf.data());
-    // The CLI also gives each action's sd (issue 13); the C API does not yet.
-    for (json& a : cli["actions"]) {
-      EXPECT_TRUE(a.contains("sd"));
-      a.erase("sd");
-    }
+    // Each action's sd (issue 13) too, as the CLI's.
+    for (const json& a : mine["actions"]) EXPECT_TRUE(a.contains("sd")) << a;
     EXPECT_EQ(mine, cli);
     // Arrays: count first, then all of them, then a truncated best-first prefix.
     size_t count = 0;

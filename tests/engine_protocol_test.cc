@@ -467,8 +467,8 @@ TEST_F(EngineTables, HintEqualsPenkHintJson) {
       json cli = json::parse(RunPenk(std::string("hint --json --sheet ") + kSmallSheet +
                                      " --roll " + roll + " --rerolls " + std::to_string(rerolls) +
                                      " --table " + table));
-      // The CLI also gives each action's sd (issue 13); the engine does not yet.
-      for (json& a : cli["actions"]) EXPECT_EQ(a.erase("sd"), 1u);
+      // Each action's sd (issue 13) too, the same as the CLI's.
+      for (const json& a : r["result"]["actions"]) EXPECT_TRUE(a.contains("sd")) << a;
       EXPECT_EQ(r["result"]["actions"], cli["actions"]) << roll << " " << rerolls;
       EXPECT_EQ(r["result"]["sheet"], cli["sheet"]);
       EXPECT_EQ(r["result"]["roll"], cli["roll"]);
@@ -522,7 +522,21 @@ TEST_F(EngineTables, TargetObjectiveEqualsTheCli) {
                                  " --roll 12345J --table " + table + " --objective " + objective));
   EXPECT_EQ(h["result"]["actions"], cli["actions"]);
   EXPECT_EQ(h["result"]["objective"], cli["objective"]);
-  EXPECT_FALSE(cli["actions"][0].contains("sd")) << "no spread is shown for a target";
+  // Each action's mean (the expected final score under the target policy)
+  // and sd (issue 13), as the CLI's; the position's too, as `penk value`'s.
+  for (const json& a : h["result"]["actions"]) {
+    EXPECT_TRUE(a.contains("mean")) << a;
+    EXPECT_TRUE(a.contains("sd")) << a;
+    EXPECT_GE(a["mean"].get<double>(), Score(sheet, Rules{})) << a;
+  }
+  const std::string value_out = RunPenk("value --sheet " + std::string(kSmallSheet) + " --table " +
+                                        table + " --objective " + objective);
+  ASSERT_NE(value_out.find(absl::StrFormat("mean: %.6f", v["result"]["mean"].get<double>())),
+            std::string::npos)
+      << value_out << v;
+  ASSERT_NE(value_out.find(absl::StrFormat("sd: %.6f", v["result"]["sd"].get<double>())),
+            std::string::npos)
+      << value_out << v;
   // A table of another objective, a malformed objective, or one with opponents.
   json wrong = Value(s, {{"sheet", kSmallSheet}, {"table", table}});
   EXPECT_EQ(ErrorOf(wrong), "table_error");
@@ -760,7 +774,7 @@ TEST_F(EngineTables, HintWithBlockedRows) {
   ASSERT_TRUE(r.contains("result")) << r;
   json cli = json::parse(RunPenk(std::string("hint --json --sheet ") + sheet +
                                  " --roll 12345J --table " + table));
-  for (json& a : cli["actions"]) EXPECT_EQ(a.erase("sd"), 1u);  // the CLI's sd (issue 13)
+  EXPECT_TRUE(r["result"]["actions"][0].contains("sd")) << r;  // as the CLI's (issue 13)
   EXPECT_EQ(r["result"]["actions"], cli["actions"]);
 }
 
@@ -771,12 +785,16 @@ TEST_F(EngineTables, ValueEqualsPenkValue) {
                             "xo.../xo.../xo.../oo.../xo..."}) {
     json r = Value(s, {{"sheet", sheet}, {"table", table}});
     ASSERT_TRUE(r.contains("result")) << r;
-    EXPECT_EQ(r["result"].size(), 1u);  // exactly {"value": X}
+    EXPECT_EQ(r["result"].size(), 2u);  // exactly {"value": X, "sd": S}
     std::string out = RunPenk(std::string("value --sheet ") + sheet + " --table " + table);
     size_t at = out.find("value: ");
     ASSERT_NE(at, std::string::npos) << out;
     EXPECT_EQ(r["result"]["value"].get<double>(), std::strtod(out.c_str() + at + 7, nullptr))
         << sheet;
+    // The position's sd (issue 13), as `penk value`'s line.
+    at = out.find("sd: ");
+    ASSERT_NE(at, std::string::npos) << out;
+    EXPECT_EQ(r["result"]["sd"].get<double>(), std::strtod(out.c_str() + at + 4, nullptr)) << sheet;
   }
   // E5: a finished sheet is worth its score.
   EXPECT_EQ(Value(s, {{"sheet", "xo.../xo.../xo.../oo.../xo..."}, {"table", table}})["result"]["value"],

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -184,6 +185,79 @@ TEST_F(SolverCliTest, TargetObjectiveValueHintAndDistributionAgree) {
   ASSERT_GE(by_target, 0) << r.out;
   EXPECT_NEAR(by_target, p, 1e-6);
   EXPECT_LE(by_mean, by_target + 1e-9) << "the target policy maximises P(score >= X)";
+}
+
+// A target hint's `mean` (issue 13, item 3) end to end: every action has a
+// mean and an sd; the best marking's mean is the expected final score of
+// `penk distribution --policy target=X` from the sheet it leads to (forward
+// propagation, another code path), and `penk value`'s mean is the
+// distribution's from the sheet itself. `tables build` writes the mean and
+// spread tables beside the target table.
+TEST_F(SolverCliTest, TargetHintMeansAreTheTargetPolicysDistribution) {
+  const Sheet sheet = *ParseSheet(kSheet);
+  Sheet full = sheet;
+  full.circled |= sheet.free();
+  const int target = (Score(sheet, Rules{}) + Score(full, Rules{})) / 2;
+  const std::string objective = absl::StrCat("target=", target);
+  const std::string path = *dir_ + "/t8_mean_target.penktable";
+  Outcome r = Penk(absl::StrCat("tables build --max-free 8 --objective ", objective, " --out ", path));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("mean table: " + MeanPathFor(path)), std::string::npos) << r.out;
+  ASSERT_TRUE(std::filesystem::exists(MeanPathFor(path)));
+  ASSERT_TRUE(std::filesystem::exists(SpreadPathFor(path)));
+  const std::string table = absl::StrCat(" --objective ", objective, " --table ", path);
+
+  // The mean of the final score from a sheet under the target policy.
+  auto distribution_mean = [&](const Sheet& s) {
+    Outcome d = Penk(absl::StrCat("distribution --json --sheet ", FormatSheet(s), " --policy ",
+                                  objective, " --table ", path));
+    EXPECT_EQ(d.exit_code, 0) << d.err;
+    double mean = -1;
+    const size_t at = d.out.find(R"("mean":)");
+    if (at != std::string::npos) std::sscanf(d.out.c_str() + at + 7, "%lf", &mean);
+    return mean;
+  };
+
+  r = Penk(absl::StrCat("value --sheet ", kSheet, table));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  double value_mean = -1;
+  for (const std::string& line : Lines(r.out)) std::sscanf(line.c_str(), "mean: %lf", &value_mean);
+  EXPECT_NEAR(value_mean, distribution_mean(sheet), 1e-6) << r.out;
+
+  const std::regex action(
+      R"re(\{"action":"([^"]+)","value":([0-9.]+),"mean":([0-9.]+),"sd":([0-9.]+)\})re");
+  for (int rerolls : {0, 2}) {
+    SCOPED_TRACE(rerolls);
+    r = Penk(absl::StrCat("hint --sheet ", kSheet, " --roll 11335J --json --rerolls ", rerolls, table));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::vector<std::smatch> found;
+    for (std::sregex_iterator it(r.out.begin(), r.out.end(), action), end; it != end; ++it)
+      found.push_back(*it);
+    const size_t actions = static_cast<size_t>(std::count(r.out.begin(), r.out.end(), '{')) - 1;
+    ASSERT_EQ(found.size(), actions) << "every action has value, mean and sd: " << r.out;
+    ASSERT_GT(actions, 1u);
+    if (rerolls != 0) continue;
+    // The best marking's mean is the distribution's after it.
+    const SolitaireTable t = *ReadTable(path, Rules{}, 0, Objective{target});
+    Sheet after = sheet;
+    bool known = false;
+    const std::vector<RankedAction> ranked = *RankActions(t, sheet, *ParseRoll("11335J"), 0);
+    for (const RankedAction& a : ranked)
+      if (a.action.kind == Action::kMark && FormatAction(a.action) == found[0][1].str()) {
+        after.circled |= a.action.cells;
+        known = true;
+      }
+    ASSERT_TRUE(known) << found[0][1].str();
+    const double mean = std::stod(found[0][3].str());
+    if (after.ClosedColumns() >= 2)
+      EXPECT_NEAR(mean, Score(after, Rules{}), 1e-6);
+    else
+      EXPECT_NEAR(mean, distribution_mean(after), 1e-6) << FormatSheet(after);
+  }
+  // The text table has the mean column.
+  r = Penk(absl::StrCat("hint --sheet ", kSheet, " --roll 11335J", table));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find(" mean "), std::string::npos) << r.out;
 }
 
 TEST_F(SolverCliTest, RefusalsAreOneLine) {

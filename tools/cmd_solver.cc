@@ -13,6 +13,7 @@
 #include "ai/win_ranking.h"
 #include "engine/position_check.h"
 #include "engine/quoted_input.h"
+#include "engine/score.h"
 #include "solver/advisor.h"
 #include "solver/solitaire_state.h"
 #include "tables/spread_store.h"
@@ -99,11 +100,13 @@ void RunTablesBuild(const TableArgs& a) {
   OrFail(CheckTableWritable(path));  // before a build of seconds, not after
   SolitaireTable table = BuildTableWithProgress(rules, a.max_free, true, blocked, objective);
   OrFail(WriteTable(table, path));
-  // The spread of every choice (penk hint's sd), beside it: the expected-score
-  // policy's only (a target table's values are probabilities, not means).
+  // The spread of every choice (penk hint's sd), beside it, under the table's
+  // policy; a target's also has its means (its values are probabilities).
   const std::string spread_path = SpreadPathFor(path);
-  const bool spread = !a.no_spread && !objective.is_target();
-  if (spread) OrFail(WriteSpreadTable(BuildSpreadWithProgress(table, true), spread_path));
+  const std::string mean_path = objective.is_target() ? MeanPathFor(path) : "";
+  const bool spread = !a.no_spread;
+  if (spread)
+    OrFail(WriteSpreadTable(BuildSpreadWithProgress(table, true), spread_path, mean_path));
   std::printf("rules: %s\nstates: %lld\n", FormatRules(rules).c_str(),
               static_cast<long long>(kNumSolitaireStates));
   if (objective.is_target()) std::printf("objective: %s\n", FormatObjective(objective).c_str());
@@ -114,6 +117,7 @@ void RunTablesBuild(const TableArgs& a) {
     std::printf("solved: positions with at most %d free cells\n", a.max_free);
   std::printf("table: %s\n", path.c_str());
   if (spread) std::printf("spread table: %s\n", spread_path.c_str());
+  if (spread && !mean_path.empty()) std::printf("mean table: %s\n", mean_path.c_str());
 }
 
 struct ValueArgs {
@@ -135,16 +139,19 @@ void RunValue(const ValueArgs& a) {
     std::printf(objective.is_target() ? "finished (R5.2): the value is 1 if the score reaches the "
                                         "target, else 0\n"
                                       : "finished (R5.2): the value is the score\n");
-  // The standard deviation of the final score under optimal play (a finished
-  // game's score is certain); the value line stays last (scripts read it).
-  // The spread table is the expected-score policy's: a target's values are
-  // probabilities, whose spread is not the score's.
-  if (!objective.is_target()) {
-    double variance = 0;
-    if (sheet.ClosedColumns() < 2)
-      variance = OrFail(SheetVariance(table, OrFail(LoadOrBuildSpreadTable(table, a.table)), sheet));
-    std::printf("sd: %.6f\n", std::sqrt(variance));
+  // The standard deviation of the final score under the table's policy (a
+  // finished game's score is certain); the value line stays last (scripts
+  // read it). A target's value is a probability: its expected final score
+  // under the same policy is printed too.
+  double variance = 0;
+  if (sheet.ClosedColumns() < 2) {
+    const SpreadTable spreads = OrFail(LoadOrBuildSpreadTable(table, a.table));
+    variance = OrFail(SheetVariance(table, spreads, sheet));
+    if (objective.is_target()) std::printf("mean: %.6f\n", OrFail(SheetMean(table, spreads, sheet)));
+  } else if (objective.is_target()) {
+    std::printf("mean: %.6f\n", static_cast<double>(Score(sheet, rules)));
   }
+  std::printf("sd: %.6f\n", std::sqrt(variance));
   std::printf("value: %.6f\n", v);
 }
 
@@ -334,14 +341,13 @@ void RunHint(const HintArgs& a) {
     return;
   }
   size_t shown = a.top > 0 ? std::min<size_t>(a.top, ranked.size()) : ranked.size();
-  // The standard deviation of the final score after each action, under the
-  // expected-score policy (not shown for a target: its spread table would be
-  // another policy's).
-  std::vector<double> sd;
-  if (!objective.is_target()) {
-    const SpreadTable spreads = OrFail(LoadOrBuildSpreadTable(table, a.table));
-    sd = OrFail(ActionSds(table, spreads, sheet, roll, a.rerolls, ranked));
-  }
+  // The expected final score and its standard deviation after each action,
+  // the table's policy playing on; for a target the mean is shown beside the
+  // value (the probability).
+  const SpreadTable spreads = OrFail(LoadOrBuildSpreadTable(table, a.table));
+  const std::vector<ActionMoments> moments =
+      OrFail(RankedMoments(table, spreads, sheet, roll, a.rerolls, ranked));
+  const bool show_mean = objective.is_target();
   if (a.json) {
     std::string s = absl::StrFormat(R"({"sheet":"%s","roll":"%s","rerolls":%d,)", FormatSheet(sheet),
                                     FormatDice(roll), a.rerolls);
@@ -350,7 +356,8 @@ void RunHint(const HintArgs& a) {
     for (size_t i = 0; i < shown; ++i) {
       absl::StrAppendFormat(&s, R"(%s{"action":"%s","value":%.6f)", i ? "," : "",
                             FormatAction(ranked[i].action), ranked[i].value);
-      if (!sd.empty()) absl::StrAppendFormat(&s, R"(,"sd":%.6f)", sd[i]);
+      if (show_mean) absl::StrAppendFormat(&s, R"(,"mean":%.6f)", moments[i].mean);
+      absl::StrAppendFormat(&s, R"(,"sd":%.6f)", moments[i].sd);
       s += "}";
     }
     std::printf("%s]}\n", s.c_str());
@@ -363,13 +370,15 @@ void RunHint(const HintArgs& a) {
                 "playing for it\n",
                 FormatObjective(objective).c_str(), objective.target);
   const char* what = ChoiceHeading(a.rerolls, ranked);
-  std::printf("%4s  %-12s %12s %10s %10s\n", "rank", what, "value", "loss",
-              sd.empty() ? "" : "sd");
+  std::printf("%4s  %-12s %12s %10s", "rank", what, "value", "loss");
+  if (show_mean) std::printf(" %12s", "mean");
+  std::printf(" %10s\n", "sd");
   for (size_t i = 0; i < shown; ++i) {
     const std::string name = ShownAction(ranked[i].action, a.rerolls);
     std::printf("%4zu  %-12s %12.6f %10.6f", i + 1, name.c_str(), ranked[i].value,
                 ranked.front().value - ranked[i].value);
-    if (!sd.empty()) std::printf(" %10.6f", sd[i]);
+    if (show_mean) std::printf(" %12.6f", moments[i].mean);
+    std::printf(" %10.6f", moments[i].sd);
     std::printf("\n");
   }
   if (shown < ranked.size()) std::printf("(%zu more; --top 0 shows all)\n", ranked.size() - shown);
@@ -394,8 +403,8 @@ void RegisterSolverCommands(CLI::App& app) {
               "every set of blocked rows of the rules (32; 1 with penk-lines=columns) into the "
               "table folder, keeping valid ones (for penk engine --no-build)");
   b->add_flag("--no-spread", build->no_spread,
-              "only the value table, not the spread table beside it (penk hint's sd; built on "
-              "first use then)");
+              "only the value table, not the spread table beside it (penk hint's sd; with a "
+              "target also the mean table, its mean; built on first use then)");
   b->add_option("--table-dir", build->table_dir,
                 "with --all: the table folder (default: $PENK_TABLE_DIR or tables/ beside penk)");
   b->callback([build] { RunTablesBuild(*build); });
@@ -404,7 +413,8 @@ void RegisterSolverCommands(CLI::App& app) {
   CLI::App* v = app.add_subcommand(
       "value",
       "optimal expected final score from the start of a turn (solitaire), and its standard "
-      "deviation (sd)");
+      "deviation (sd); with --objective target=X the probability of reaching X, with the "
+      "expected final score (mean) and sd under that policy");
   v->add_option("--sheet", value->sheet, "sheet in R7.3 notation")->default_str(kEmptySheet);
   AddRulesOption(v, &value->rules);
   AddObjectiveOption(v, &value->objective);
@@ -416,7 +426,8 @@ void RegisterSolverCommands(CLI::App& app) {
   CLI::App* h = app.add_subcommand(
       "hint",
       "what to keep (or mark): every action ranked by expected final score, with the standard "
-      "deviation (sd) of the final score after it");
+      "deviation (sd) of the final score after it (with --objective target=X: ranked by the "
+      "probability of reaching X, with the expected final score (mean) and sd under that policy)");
   h->add_option("--sheet", hint->sheet, "sheet in R7.3 notation")->default_str(kEmptySheet);
   h->add_option("--roll", hint->roll, "the six dice, e.g. 3335JJ")->required();
   h->add_option("--rerolls", hint->rerolls, "rerolls left: 2, 1 or 0 (0: choose the marking)")
