@@ -17,9 +17,25 @@
 #ifndef PENK_ENGINE_DISPATCH_H_
 #define PENK_ENGINE_DISPATCH_H_
 
+// PENK_MAX_ISA_LEVEL (CMake PENK_MAX_ISA=v3, v2, baseline) drops the clones
+// above a level, so that an AVX-512 machine runs the code an AVX2-only CPU
+// runs: the same loader choice, not an emulation (cache sizes and the speed of
+// each instruction stay this CPU's).
+#ifndef PENK_MAX_ISA_LEVEL
+#define PENK_MAX_ISA_LEVEL 4
+#endif
+
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(PENK_NATIVE_BUILD)
+#if PENK_MAX_ISA_LEVEL >= 4
 #define PENK_HOT \
   __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "arch=x86-64-v2", "default")))
+#elif PENK_MAX_ISA_LEVEL == 3
+#define PENK_HOT __attribute__((target_clones("arch=x86-64-v3", "arch=x86-64-v2", "default")))
+#elif PENK_MAX_ISA_LEVEL == 2
+#define PENK_HOT __attribute__((target_clones("arch=x86-64-v2", "default")))
+#else
+#define PENK_HOT
+#endif
 #else
 #define PENK_HOT
 #endif
@@ -33,10 +49,16 @@ inline const char* DispatchLevel() {
   return "-march=native build";
 #elif defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
   __builtin_cpu_init();
-  if (__builtin_cpu_supports("x86-64-v4")) return "portable build, x86-64-v4 code on this CPU";
-  if (__builtin_cpu_supports("x86-64-v3")) return "portable build, x86-64-v3 code on this CPU";
-  if (__builtin_cpu_supports("x86-64-v2")) return "portable build, x86-64-v2 code on this CPU";
-  return "portable build, x86-64 baseline code on this CPU";
+  if (PENK_MAX_ISA_LEVEL >= 4 && __builtin_cpu_supports("x86-64-v4"))
+    return "portable build, x86-64-v4 code on this CPU";
+  if (PENK_MAX_ISA_LEVEL >= 3 && __builtin_cpu_supports("x86-64-v3"))
+    return PENK_MAX_ISA_LEVEL == 3 ? "portable build capped at x86-64-v3, x86-64-v3 code on this CPU"
+                                   : "portable build, x86-64-v3 code on this CPU";
+  if (PENK_MAX_ISA_LEVEL >= 2 && __builtin_cpu_supports("x86-64-v2"))
+    return PENK_MAX_ISA_LEVEL == 2 ? "portable build capped at x86-64-v2, x86-64-v2 code on this CPU"
+                                   : "portable build, x86-64-v2 code on this CPU";
+  return PENK_MAX_ISA_LEVEL == 1 ? "portable build capped at the x86-64 baseline (no clones)"
+                                 : "portable build, x86-64 baseline code on this CPU";
 #else
   return "portable build";
 #endif

@@ -31,9 +31,7 @@ absl::Status CheckLive(const SolitaireTable& table, const Sheet& sheet,
 TurnValues SolveCheckedTurn(const SolitaireTable& table, const Sheet& sheet) {
   const ColumnCodes codes = CodesInPlace(sheet);
   TurnValues turn;
-  FinalRollValues(
-      sheet, [&](uint32_t cells) { return MarkValue(table, codes, cells); },
-      [&](int face) { return FailValue(table, codes, face); }, turn.roll[0].data());
+  TableFinalRollValues(table, codes, sheet, turn.roll[0].data());
   SolveTurn(turn);
   return turn;
 }

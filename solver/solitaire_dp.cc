@@ -6,6 +6,9 @@
 #include <atomic>
 #include <bit>
 #include <cmath>
+#include <cstdlib>
+#include <memory>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "engine/dispatch.h"
@@ -16,30 +19,195 @@
 namespace penk {
 namespace {
 
+// Buffers of PositionFinalRollValues, per legal marking of the position at
+// hand: its catalog id, and its successor's table index, or -1 and the leaf
+// value when it ends the game.
+struct MarkingScratch {
+  std::vector<uint16_t> marking = std::vector<uint16_t>(MarkingCatalog::Get().size());
+  std::vector<int32_t> successor = std::vector<int32_t>(MarkingCatalog::Get().size());
+  std::vector<double> leaf = std::vector<double>(MarkingCatalog::Get().size());
+};
+
+// FinalRollValues with ValueOfCodes as the valuation, with the table
+// lookups taken out of the scatter: first every legal marking's successor
+// (its table index, prefetched, or the leaf value of a marking that ends the
+// game), then the values scattered to the rolls. Interleaved, each lookup (a
+// likely cache miss in a 14.5 MB table) was followed by the marking's
+// scatter, dozens of loads and stores that filled the out-of-order window
+// before the next lookup could start; now the lookups' misses overlap (a
+// smaller window, Zen 3's, gains the more). The same values, maxima and
+// order: bit for bit the same results. Inlined into its dispatched callers.
+[[gnu::always_inline]] inline void PositionFinalRollValues(const SolitaireTable& table,
+                                                           const ColumnCodes& codes,
+                                                           const Sheet& sheet,
+                                                           MarkingScratch& scratch, double* out) {
+  const MarkingCatalog& catalog = MarkingCatalog::Get();
+  uint16_t* const marking = scratch.marking.data();
+  int32_t* const successor = scratch.successor.data();
+  double* const leaf = scratch.leaf.data();
+  const double* const values = table.values().data();
+  const uint32_t blocked = ~sheet.free();
+  int n = 0;
+  for (int id = 0; id < catalog.size(); ++id) {
+    const uint32_t cells = catalog.cells(id);
+    if (cells & blocked) continue;
+    ColumnCodes c = CodesAfterMarking(codes, cells, table.blocked_rows());
+    SortCodes(c);
+    marking[n] = static_cast<uint16_t>(id);
+    if (CodeClosed(c[3])) {  // two closed columns: over (R5.2), as ValueOfCodes
+      successor[n] = -1;
+      leaf[n] = table.objective().Leaf(ScoreOfCodes(c, table.rules()));
+    } else {
+      const int64_t index = StateIndex(c);
+      __builtin_prefetch(&values[index]);
+      successor[n] = static_cast<int32_t>(index);
+    }
+    ++n;
+  }
+  std::fill(out, out + kNumRolls, kIllegal);
+  for (int i = 0; i < n; ++i) {
+    const double v = successor[i] < 0 ? leaf[i] : values[successor[i]];
+    for (uint16_t r : catalog.RollsOf(marking[i])) out[r] = v > out[r] ? v : out[r];
+  }
+  double failure = kIllegal;
+  bool failure_known = false;
+  for (int r = 0; r < kNumRolls; ++r) {
+    if (out[r] != kIllegal) continue;
+    // R3.5: no legal group, cross a column.
+    if (!failure_known) {
+      for (int v = 1; v <= kColumns; ++v)
+        if (!sheet.ColumnClosed(v)) {
+          double x = table.ValueOfCodes(CodesAfterFailure(codes, v));
+          failure = x > failure ? x : failure;
+        }
+      failure_known = true;
+    }
+    out[r] = failure;
+  }
+}
+
+// kTurnBatch doubles, one position per lane, as the turn solver's lanes.
+typedef double Lanes __attribute__((vector_size(kTurnBatch * sizeof(double))));
+
+// SolveBatch's buffers, one per thread.
+struct BatchScratch {
+  static constexpr int32_t kEnds = -1, kNotLegal = -2;
+  // successor[id * kTurnBatch + j]: the table index of the position after
+  // catalog marking id in lane j, or kEnds (the game ends: its value is
+  // leaf[...]) or kNotLegal.
+  std::vector<int32_t> successor = std::vector<int32_t>(kTurnBatch * MarkingCatalog::Get().size());
+  std::vector<double> leaf = std::vector<double>(kTurnBatch * MarkingCatalog::Get().size());
+  // The markings legal in some lane, and their values per lane (kIllegal in
+  // a lane where the marking is not legal).
+  std::vector<uint16_t> marking = std::vector<uint16_t>(MarkingCatalog::Get().size());
+  // Arrays, not std::vector<Lanes>: a vector type as a template argument
+  // loses its alignment (GCC ignores its attributes there), and the aligned
+  // vector stores then fault.
+  static constexpr int kMaxMarkings = 1024;  // the catalog has 550
+  alignas(64) Lanes value[kMaxMarkings];
+  alignas(64) Lanes final_rolls[kNumRolls];
+  BatchScratch() {
+    if (MarkingCatalog::Get().size() > kMaxMarkings) std::abort();
+  }
+};
+
 // The start values of up to kTurnBatch positions of one layer (one SIMD lane
 // each in the turn solver), from the table's values of the positions after
 // them. All of the DP's inner work, in one function so that the dispatched
 // clones (PENK_HOT) cover it: the OpenMP region calling it is a function of
 // its own, compiled for the baseline.
+//
+// The final-roll values of the positions (FinalRollValues with ValueOfCodes,
+// as PositionFinalRollValues) are found for the lanes together: each marking
+// legal in some lane is scattered once, as a vector with kIllegal in the
+// lanes where it is not legal, to the rolls that form it. The scatter, a
+// load, a maximum and a store per (marking, roll), was a fifth of the
+// build's CPU time with one position at a time (perf; the final-roll values
+// as a whole two thirds); a vector store does the work of up to four,
+// and the result is already in the turn solver's lanes. Per lane the same
+// values and maxima in the same order, so the same table bit for bit; the
+// successors' table lookups are prefetched first, as PositionFinalRollValues.
 PENK_HOT void SolveBatch(const SolitaireTable& table, const int32_t* states, int count,
-                         uint32_t blocked_rows, double* final_rolls, double* start) {
-  const double* finals[kTurnBatch];
+                         BatchScratch& scratch, double* start) {
+  const MarkingCatalog& catalog = MarkingCatalog::Get();
+  const int markings = catalog.size();
+  const double* const values = table.values().data();
+  int32_t* const successor = scratch.successor.data();
+  double* const leaf = scratch.leaf.data();
+  ColumnCodes codes[kTurnBatch];
+  Sheet sheets[kTurnBatch];
   for (int j = 0; j < count; ++j) {
-    const ColumnCodes codes = StateOfIndex(states[j]);
-    const Sheet sheet = SheetOfCodes(codes, blocked_rows);
-    FinalRollValues(
-        sheet,
-        [&](uint32_t cells) {
-          return table.ValueOfCodes(CodesAfterMarking(codes, cells, blocked_rows));
-        },
-        [&](int face) { return table.ValueOfCodes(CodesAfterFailure(codes, face)); },
-        &final_rolls[j * kNumRolls]);
-    finals[j] = &final_rolls[j * kNumRolls];
+    codes[j] = StateOfIndex(states[j]);
+    sheets[j] = SheetOfCodes(codes[j], table.blocked_rows());
+    const uint32_t blocked = ~sheets[j].free();
+    for (int id = 0; id < markings; ++id) {
+      int32_t& next = successor[id * kTurnBatch + j];
+      const uint32_t cells = catalog.cells(id);
+      if (cells & blocked) {
+        next = BatchScratch::kNotLegal;
+        continue;
+      }
+      ColumnCodes c = CodesAfterMarking(codes[j], cells, table.blocked_rows());
+      SortCodes(c);
+      if (CodeClosed(c[3])) {  // two closed columns: over (R5.2), as ValueOfCodes
+        next = BatchScratch::kEnds;
+        leaf[id * kTurnBatch + j] = table.objective().Leaf(ScoreOfCodes(c, table.rules()));
+      } else {
+        const int64_t index = StateIndex(c);
+        __builtin_prefetch(&values[index]);
+        next = static_cast<int32_t>(index);
+      }
+    }
   }
-  TurnStartValues(finals, count, start);
+  int n = 0;
+  for (int id = 0; id < markings; ++id) {
+    Lanes v;
+    bool legal = false;
+    for (int j = 0; j < kTurnBatch; ++j) {
+      const int i = id * kTurnBatch + (j < count ? j : 0);  // idle lanes repeat lane 0
+      const int32_t next = successor[i];
+      v[j] = next >= 0 ? values[next] : next == BatchScratch::kEnds ? leaf[i] : kIllegal;
+      legal |= next != BatchScratch::kNotLegal;
+    }
+    if (!legal) continue;
+    scratch.marking[n] = static_cast<uint16_t>(id);
+    scratch.value[n++] = v;
+  }
+  Lanes* const out = scratch.final_rolls;
+  std::fill(out, out + kNumRolls, Lanes{} + kIllegal);
+  for (int i = 0; i < n; ++i) {
+    const Lanes v = scratch.value[i];
+    for (uint16_t r : catalog.RollsOf(scratch.marking[i])) out[r] = v > out[r] ? v : out[r];
+  }
+  for (int j = 0; j < kTurnBatch; ++j) {
+    const int p = j < count ? j : 0;
+    double failure = kIllegal;
+    bool failure_known = false;
+    for (int r = 0; r < kNumRolls; ++r) {
+      if (out[r][j] != kIllegal) continue;
+      // R3.5: no legal group, cross a column.
+      if (!failure_known) {
+        for (int v = 1; v <= kColumns; ++v)
+          if (!sheets[p].ColumnClosed(v)) {
+            double x = table.ValueOfCodes(CodesAfterFailure(codes[p], v));
+            failure = x > failure ? x : failure;
+          }
+        failure_known = true;
+      }
+      out[r][j] = failure;
+    }
+  }
+  // Read by memcpy on the other side: no aliasing question.
+  TurnStartValuesOfLanes(reinterpret_cast<const double*>(out), count, start);
 }
 
 }  // namespace
+
+PENK_HOT void TableFinalRollValues(const SolitaireTable& table, const ColumnCodes& codes,
+                                   const Sheet& sheet, double* out) {
+  thread_local MarkingScratch scratch;
+  PositionFinalRollValues(table, codes, sheet, scratch, out);
+}
 
 // PENK_HOT: the popcounts (every marking that ends the game lands here).
 PENK_HOT int ScoreOfCodes(const ColumnCodes& codes, const Rules& rules) {
@@ -115,12 +283,13 @@ SolitaireTable BuildSolitaireTable(const Rules& rules, int max_free,
   for (const std::vector<int32_t>& layer : layers) {
 #pragma omp parallel
     {
-      std::vector<double> final_rolls(kTurnBatch * kNumRolls);
+      // On the heap: 48 KB, too much for the stack of a caller's thread.
+      const std::unique_ptr<BatchScratch> scratch = std::make_unique<BatchScratch>();
       double start[kTurnBatch];
 #pragma omp for schedule(dynamic, 16)
       for (size_t base = 0; base < layer.size(); base += kTurnBatch) {
         const int count = static_cast<int>(std::min<size_t>(kTurnBatch, layer.size() - base));
-        SolveBatch(table, &layer[base], count, blocked_rows, final_rolls.data(), start);
+        SolveBatch(table, &layer[base], count, *scratch, start);
         for (int j = 0; j < count; ++j) v[layer[base + j]] = start[j];
         if (progress && omp_get_thread_num() == 0 && (base & 1023) == 0)
           progress(done + base, total);

@@ -67,6 +67,14 @@ SolitaireTable BuildSolitaireTable(const Rules& rules, int max_free = 25,
                                    const BuildProgress& progress = nullptr,
                                    uint32_t blocked_rows = 0, Objective objective = {});
 
+// FinalRollValues on `sheet` valued by the table (each marking's successor
+// by ValueOfCodes, a failure's likewise), the same values bit for bit, with
+// the table lookups prefetched and the code dispatched (engine/dispatch.h):
+// the turn solver's input for the advisor. `codes` are the sheet's, sorted
+// or in place (CodesInPlace); the sheet has the table's blocked rows.
+void TableFinalRollValues(const SolitaireTable& table, const ColumnCodes& codes,
+                          const Sheet& sheet, double* out);
+
 // Score of the sheet of unsorted codes (R6); fast path for finished positions.
 int ScoreOfCodes(const ColumnCodes& codes, const Rules& rules);
 

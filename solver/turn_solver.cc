@@ -1,6 +1,7 @@
 #include "solver/turn_solver.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 
 #include "engine/dispatch.h"
@@ -80,6 +81,30 @@ template <class V>
   }
 }
 
+// Stage with the running best written over the lattice: each slot is read
+// (keep values by the first loop, then its own value by the second) before
+// the second loop overwrites it, and the sub-keeps a slot reads are already
+// its best. The same operations in the same order as Stage, so the same
+// values, in 925 slots instead of 2 x 925: for four lanes 29.6 KB less, the
+// turn's arrays 44 KB instead of 74 KB (a Zen 3 core has 32 KiB of L1d,
+// a Zen 5 one 48 KiB). lattice[kSentinel] must hold kIllegal.
+template <class V>
+[[gnu::always_inline]] inline void StageInPlace(const Links& l, const V* final, V* lattice) {
+  const V sixth = V{} + 1.0 / 6.0;
+  for (int k = kNumKeepsBelowSix - 1; k >= 0; --k) {
+    const int16_t* a = l.add[k];
+    lattice[k] = (lattice[a[0]] + lattice[a[1]] + lattice[a[2]] + lattice[a[3]] + lattice[a[4]] +
+                  lattice[a[5]]) *
+                 sixth;
+  }
+  for (int k = 0; k < kNumKeeps; ++k) {
+    const int16_t* r = l.remove[k];
+    V m = k < kNumKeepsBelowSix ? lattice[k] : final[k - kNumKeepsBelowSix];
+    for (int f = 0; f < kFaces; ++f) m = m > lattice[r[f]] ? m : lattice[r[f]];
+    lattice[k] = m;
+  }
+}
+
 }  // namespace
 
 int TurnValues::BestKeep(int n, int roll_index) const {
@@ -137,21 +162,35 @@ PENK_HOT void SolveTurn(TurnValues& t) {
   t.start = start;
 }
 
-PENK_HOT void TurnStartValues(const double* const* final_roll_values, int count, double* start) {
-  static_assert(kTurnBatch == 4, "Lanes initialisers assume 4 lanes");
-  const Links& l = Links::Get();
-  alignas(64) Lanes final[kNumRolls], lattice[kNumKeeps + 1], best[kNumKeeps + 1];
-  for (int r = 0; r < kNumRolls; ++r)
-    for (int j = 0; j < kTurnBatch; ++j)  // idle lanes repeat lane 0
-      final[r][j] = final_roll_values[j < count ? j : 0][r];
-  std::copy(final, final + kNumRolls, lattice + kNumKeepsBelowSix);
-  for (int n = 1; n <= kRerolls; ++n) {
-    Stage(l, final, lattice, best);
-    std::copy(best + kNumKeepsBelowSix, best + kNumKeeps, lattice + kNumKeepsBelowSix);
-  }
+// TurnStartValues from the lanes' final values in `lattice` (rolls, at
+// kNumKeepsBelowSix..): both entry points inline it into their own clones.
+[[gnu::always_inline]] inline void StartValuesOfLattice(const Links& l, Lanes* lattice, int count,
+                                                        double* start) {
+  alignas(64) Lanes final[kNumRolls];
+  std::copy(lattice + kNumKeepsBelowSix, lattice + kNumKeeps, final);
+  lattice[Links::kSentinel] = Lanes{} + kIllegal;
+  for (int n = 1; n <= kRerolls; ++n) StageInPlace(l, final, lattice);
   Lanes sum = {0, 0, 0, 0};
   for (int r = 0; r < kNumRolls; ++r) sum += l.roll_probability[r] * lattice[kNumKeepsBelowSix + r];
   for (int j = 0; j < count; ++j) start[j] = sum[j];
+}
+
+PENK_HOT void TurnStartValues(const double* const* final_roll_values, int count, double* start) {
+  static_assert(kTurnBatch == 4, "Lanes initialisers assume 4 lanes");
+  const Links& l = Links::Get();
+  alignas(64) Lanes lattice[kNumKeeps + 1];
+  for (int r = 0; r < kNumRolls; ++r)
+    for (int j = 0; j < kTurnBatch; ++j)  // idle lanes repeat lane 0
+      lattice[kNumKeepsBelowSix + r][j] = final_roll_values[j < count ? j : 0][r];
+  StartValuesOfLattice(l, lattice, count, start);
+}
+
+PENK_HOT void TurnStartValuesOfLanes(const double* lanes, int count, double* start) {
+  static_assert(kTurnBatch == 4, "Lanes initialisers assume 4 lanes");
+  const Links& l = Links::Get();
+  alignas(64) Lanes lattice[kNumKeeps + 1];
+  std::memcpy(lattice + kNumKeepsBelowSix, lanes, sizeof(double) * kNumRolls * kTurnBatch);
+  StartValuesOfLattice(l, lattice, count, start);
 }
 
 PENK_HOT void SolveTurnsWithKeeps(

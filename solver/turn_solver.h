@@ -67,6 +67,10 @@ void BestKeeps(const TurnValues& t, int n, int16_t* out);
 // lattice, so lanes share every index): the whole-game DP's hot path.
 inline constexpr int kTurnBatch = 4;
 void TurnStartValues(const double* const* final_roll_values, int count, double* start);
+// The same with the final-roll values already interleaved as the lanes hold
+// them: lanes[r * kTurnBatch + j] is roll r's value in turn j, every lane
+// filled (an idle lane may repeat another); start[j] for j < count.
+void TurnStartValuesOfLanes(const double* lanes, int count, double* start);
 
 // SolveTurn and BestKeeps for up to kTurnBatch turns at once, one per SIMD
 // lane as TurnStartValues (the exact score distributions and spreads decide
