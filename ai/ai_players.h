@@ -141,6 +141,10 @@ class ExpertPlayer : public Player {
   // difference at a turn's marking is the turn's luck as expert sees it:
   // zero on average, which master's rollouts use to cancel dice noise.
   double last_value() const { return last_value_; }
+  // The exact solitaire policy's choice here (optimal's): the other view of
+  // the decision, which values the sheet's whole future where expert's
+  // estimate counts mostly the score (lambda = 0).
+  Action SolitaireChoice(const Game& game) { return solitaire_.Decide(game); }
   double turn_start() const { return turn_->start; }
 
   // The leaf of the solved turn for the current position of `game`: the

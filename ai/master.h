@@ -46,10 +46,13 @@ struct MasterParams {
   int threads = 2;
   int64_t time_ms = 0;    // per decision, 0: none (then deterministic)
   uint64_t seed = 0;      // mixed into the rollout dice
+  // Also roll out the exact solitaire policy's choice, however far behind
+  // expert's estimate puts it (beyond `candidates`).
+  bool solitaire = true;
 };
 
 // Parses "master" or "master:key=value:...": keys trials, window, cands,
-// z, threads, ms, seed.
+// z, threads, ms, seed, solitaire (0/1).
 absl::StatusOr<MasterParams> ParseMasterName(absl::string_view name);
 
 // What a master player did, for measurements (docs/AI.md).

@@ -98,9 +98,9 @@ TEST(MasterTest, DecisionsDoNotDependOnTheThreadCount) {
 }
 
 TEST(MasterTest, WithNothingToRollOutItIsExpert) {
-  // One candidate (cands=1), or no rival within the window (window=0 keeps
-  // only exact ties): nothing is rolled out, so master decides as expert.
-  MasterPlayer alone(Tables(), *ParseMasterName("master:cands=1"));
+  // One candidate (cands=1, no solitaire choice), or no lead ever enough
+  // (z=10): master decides as expert.
+  MasterPlayer alone(Tables(), *ParseMasterName("master:cands=1:solitaire=0"));
   MasterPlayer narrow(Tables(), *ParseMasterName("master:window=0:z=10"));
   ExpertPlayer expert(Tables());
   for (uint64_t seed = 1; seed <= 200 / kScale; ++seed) {
@@ -115,7 +115,7 @@ TEST(MasterTest, WithNothingToRollOutItIsExpert) {
 }
 
 TEST(MasterTest, NameOptions) {
-  absl::StatusOr<MasterParams> p = ParseMasterName("Master:trials=100:window=0.05:cands=4:z=1:threads=2:ms=500:seed=3");
+  absl::StatusOr<MasterParams> p = ParseMasterName("Master:trials=100:window=0.05:cands=4:z=1:threads=2:ms=500:seed=3:solitaire=0");
   ASSERT_TRUE(p.ok()) << p.status();
   EXPECT_EQ(p->trials, 100);
   EXPECT_DOUBLE_EQ(p->window, 0.05);
@@ -124,9 +124,10 @@ TEST(MasterTest, NameOptions) {
   EXPECT_EQ(p->threads, 2);
   EXPECT_EQ(p->time_ms, 500);
   EXPECT_EQ(p->seed, 3u);
+  EXPECT_FALSE(p->solitaire);
   for (const char* bad : {"master:trials=0", "master:trials=1.5", "master:window=2", "master:cands=0",
                           "master:threads=65", "master:ms=-1", "master:depth=2", "master:trials",
-                          "master:z=nan", "expert"}) {
+                          "master:z=nan", "master:solitaire=2", "expert"}) {
     absl::StatusOr<MasterParams> q = ParseMasterName(bad);
     EXPECT_FALSE(q.ok()) << bad;
   }
