@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/dice_space.h"
 #include "engine/marking.h"
+#include "engine/quoted_input.h"
 #include "engine/score.h"
 #include "ai/ai_players.h"
 #include "ai/master.h"
@@ -147,7 +148,7 @@ absl::StatusOr<std::unique_ptr<Player>> MakeBot(absl::string_view name, const Ru
   if (lower == "optimal") return std::make_unique<OptimalPlayer>(std::move(tables));
   if (params) return std::make_unique<ExpertPlayer>(std::move(tables), *params, lower);
   return absl::InvalidArgumentError(absl::StrCat(
-      "unknown bot \"", name, "\"; known bots: greedy (bot), random, solitaire (optimal), expert, master"));
+      "unknown bot ", QuotedInput(name), "; known bots: greedy (bot), random, solitaire (optimal), expert, master"));
 }
 
 }  // namespace penk

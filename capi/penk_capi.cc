@@ -128,6 +128,42 @@ std::string LibraryTableDir() {
   return "tables";
 }
 
+// A solitaire hint's inputs, checked, and its ranked actions: what
+// penk_hint_objective and penk_hint_moments share.
+struct HintQuery {
+  penk::Sheet sheet;
+  penk::Dice roll;
+  penk::Rules rules;
+  penk::Objective objective;
+  std::vector<penk::RankedAction> ranked;
+};
+
+template <class Out>
+HintQuery HintQueryOf(penk_context* ctx, const char* sheet, const char* roll, int rerolls,
+                      const char* rules, const char* table, const char* objective, Out* actions,
+                      size_t capacity, size_t* count) {
+  RequireLive(ctx, "ctx");
+  Require(roll, "roll");
+  Require(count, "count");
+  if (capacity > 0) Require(actions, "actions");
+  HintQuery q;
+  q.sheet = penk::protocol::SheetOrThrow(Opt(sheet, "...../...../...../...../....."));
+  q.roll = penk::protocol::RollOrThrow(roll);
+  q.rules = penk::protocol::RulesOrThrow(Opt(rules));
+  q.objective = penk::protocol::ObjectiveOrThrow(Opt(objective, "mean"));
+  q.ranked = ctx->session->Hint(q.sheet, q.roll, rerolls, q.rules, Opt(table),
+                                penk::FinishedSheet::kRefuse, q.objective);
+  return q;
+}
+
+// An action's R7 text into a fixed C buffer, NUL-padded; the buffer is sized
+// for the longest action (cut, never overrun, if that ever changed).
+void CopyActionText(const penk::Action& action, char (&out)[PENK_ACTION_SIZE]) {
+  const std::string text = penk::FormatAction(action);
+  std::memset(out, 0, PENK_ACTION_SIZE);
+  std::memcpy(out, text.data(), std::min<size_t>(text.size(), PENK_ACTION_SIZE - 1));
+}
+
 }  // namespace
 
 extern "C" {
@@ -211,22 +247,12 @@ int penk_hint_objective(penk_context* ctx, const char* sheet, const char* roll, 
                         const char* rules, const char* table, const char* objective,
                         penk_ranked_action* actions, size_t capacity, size_t* count) {
   return Guard([&] {
-    RequireLive(ctx, "ctx");
-    Require(roll, "roll");
-    Require(count, "count");
-    if (capacity > 0) Require(actions, "actions");
-    penk::Sheet s = penk::protocol::SheetOrThrow(Opt(sheet, "...../...../...../...../....."));
-    penk::Dice d = penk::protocol::RollOrThrow(roll);
-    penk::Rules r = penk::protocol::RulesOrThrow(Opt(rules));
-    penk::Objective o = penk::protocol::ObjectiveOrThrow(Opt(objective, "mean"));
-    std::vector<penk::RankedAction> ranked = ctx->session->Hint(
-        s, d, rerolls, r, Opt(table), penk::FinishedSheet::kRefuse, o);
-    *count = ranked.size();
-    for (size_t i = 0; i < ranked.size() && i < capacity; ++i) {
-      std::string text = penk::FormatAction(ranked[i].action);
-      std::memset(actions[i].action, 0, PENK_ACTION_SIZE);
-      std::memcpy(actions[i].action, text.data(), std::min<size_t>(text.size(), PENK_ACTION_SIZE - 1));
-      actions[i].value = ranked[i].value;
+    const HintQuery q = HintQueryOf(ctx, sheet, roll, rerolls, rules, table, objective, actions,
+                                    capacity, count);
+    *count = q.ranked.size();
+    for (size_t i = 0; i < q.ranked.size() && i < capacity; ++i) {
+      CopyActionText(q.ranked[i].action, actions[i].action);
+      actions[i].value = q.ranked[i].value;
     }
   });
 }
@@ -235,26 +261,16 @@ int penk_hint_moments(penk_context* ctx, const char* sheet, const char* roll, in
                       const char* rules, const char* table, const char* objective,
                       penk_ranked_moments* actions, size_t capacity, size_t* count) {
   return Guard([&] {
-    RequireLive(ctx, "ctx");
-    Require(roll, "roll");
-    Require(count, "count");
-    if (capacity > 0) Require(actions, "actions");
-    penk::Sheet s = penk::protocol::SheetOrThrow(Opt(sheet, "...../...../...../...../....."));
-    penk::Dice d = penk::protocol::RollOrThrow(roll);
-    penk::Rules r = penk::protocol::RulesOrThrow(Opt(rules));
-    penk::Objective o = penk::protocol::ObjectiveOrThrow(Opt(objective, "mean"));
-    std::vector<penk::RankedAction> ranked =
-        ctx->session->Hint(s, d, rerolls, r, Opt(table), penk::FinishedSheet::kRefuse, o);
+    const HintQuery q = HintQueryOf(ctx, sheet, roll, rerolls, rules, table, objective, actions,
+                                    capacity, count);
     std::string error;
-    const std::vector<penk::ActionMoments> m =
-        ctx->session->Moments(s, d, rerolls, r, Opt(table), o, ranked, error);
-    if (m.size() != ranked.size()) Fail(ErrorCode::kTable, error);
-    *count = ranked.size();
-    for (size_t i = 0; i < ranked.size() && i < capacity; ++i) {
-      std::string text = penk::FormatAction(ranked[i].action);
-      std::memset(actions[i].action, 0, PENK_ACTION_SIZE);
-      std::memcpy(actions[i].action, text.data(), std::min<size_t>(text.size(), PENK_ACTION_SIZE - 1));
-      actions[i].value = ranked[i].value;
+    const std::vector<penk::ActionMoments> m = ctx->session->Moments(
+        q.sheet, q.roll, rerolls, q.rules, Opt(table), q.objective, q.ranked, error);
+    if (m.size() != q.ranked.size()) Fail(ErrorCode::kTable, error);
+    *count = q.ranked.size();
+    for (size_t i = 0; i < q.ranked.size() && i < capacity; ++i) {
+      CopyActionText(q.ranked[i].action, actions[i].action);
+      actions[i].value = q.ranked[i].value;
       actions[i].mean = m[i].mean;
       actions[i].sd = m[i].sd;
     }

@@ -69,21 +69,8 @@ struct MarkingScratch {
     const double v = successor[i] < 0 ? leaf[i] : values[successor[i]];
     for (uint16_t r : catalog.RollsOf(marking[i])) out[r] = v > out[r] ? v : out[r];
   }
-  double failure = kIllegal;
-  bool failure_known = false;
-  for (int r = 0; r < kNumRolls; ++r) {
-    if (out[r] != kIllegal) continue;
-    // R3.5: no legal group, cross a column.
-    if (!failure_known) {
-      for (int v = 1; v <= kColumns; ++v)
-        if (!sheet.ColumnClosed(v)) {
-          double x = table.ValueOfCodes(CodesAfterFailure(codes, v));
-          failure = x > failure ? x : failure;
-        }
-      failure_known = true;
-    }
-    out[r] = failure;
-  }
+  FillFailures(  // R3.5
+      sheet, [&](int v) { return table.ValueOfCodes(CodesAfterFailure(codes, v)); }, out);
 }
 
 // kTurnBatch doubles, one position per lane, as the turn solver's lanes.

@@ -81,6 +81,27 @@ void TurnStartValuesOfLanes(const double* lanes, int count, double* start);
 void SolveTurnsWithKeeps(TurnValues* const* turns, int count,
                          std::array<std::array<int16_t, kNumRolls>, kRerolls>* const* keeps);
 
+// The final rolls of `out` no marking reached (still kIllegal): no group is
+// legal (R3.5), so the best failure under fail_value(face), a column crossed.
+template <class FailValue>
+[[gnu::always_inline]] inline void FillFailures(const Sheet& sheet, FailValue&& fail_value,
+                                                double* out) {
+  double failure = kIllegal;
+  bool failure_known = false;
+  for (int r = 0; r < kNumRolls; ++r) {
+    if (out[r] != kIllegal) continue;
+    if (!failure_known) {  // computed once, for the first roll that needs it
+      for (int v = 1; v <= kColumns; ++v)
+        if (!sheet.ColumnClosed(v)) {
+          const double x = fail_value(v);
+          failure = x > failure ? x : failure;
+        }
+      failure_known = true;
+    }
+    out[r] = failure;
+  }
+}
+
 // The value of each final roll on `sheet`: the best legal marking under
 // mark_value(cells), or, when no group is legal (R3.5), the best failure under
 // fail_value(face).
@@ -97,21 +118,7 @@ void FinalRollValues(const Sheet& sheet, MarkValue&& mark_value, FailValue&& fai
     const double v = mark_value(catalog.cells(id));
     for (uint16_t r : catalog.RollsOf(id)) out[r] = v > out[r] ? v : out[r];
   }
-  double failure = kIllegal;
-  bool failure_known = false;
-  for (int r = 0; r < kNumRolls; ++r) {
-    if (out[r] != kIllegal) continue;
-    // R3.5: no legal group, cross a column.
-    if (!failure_known) {
-      for (int v = 1; v <= kColumns; ++v)
-        if (!sheet.ColumnClosed(v)) {
-          double x = fail_value(v);
-          failure = x > failure ? x : failure;
-        }
-      failure_known = true;
-    }
-    out[r] = failure;
-  }
+  FillFailures(sheet, fail_value, out);
 }
 
 }  // namespace penk

@@ -414,7 +414,11 @@ TEST(playCli, BadPlayersExit2WithOneLine) {
   }
   Result r = RunPenk("play --players human,wizard");
   EXPECT_NE(r.err.find("wizard"), std::string::npos);
-  EXPECT_NE(r.err.find("human, bot, greedy, random, solitaire (= optimal), expert"), std::string::npos);
+  EXPECT_NE(r.err.find("human, bot, greedy, random, solitaire (= optimal), expert, master"),
+            std::string::npos);
+  Result option = RunPenk("play --players human,master:trials=0");
+  EXPECT_EQ(option.exit_code, 2);
+  EXPECT_NE(option.err.find("trials 1..100000"), std::string::npos) << option.err;
   Result five = RunPenk("play --players bot,bot,bot,bot,bot");
   EXPECT_NE(five.err.find("1 to 4 players"), std::string::npos) << five.err;
   Result rules = RunPenk("play --players bot --rules line-min=9");

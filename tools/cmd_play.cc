@@ -67,10 +67,14 @@ std::vector<std::string> ParseSeatList(absl::string_view text) {
     if (name.empty())
       throw UsageError{absl::StrCat("--players: empty entry in ", QuotedInput(text),
                                     "; give 1-4 comma-separated names from ", kAllowedNames)};
-    // Any bot MakeBot makes, with its parameters (expert:..., master:...).
+    // Any bot MakeBot makes, with its parameters (expert:..., master:...):
+    // a bad parameter is named by its parser, an unknown name here.
     if (name != "human") {
       if (absl::Status st = CheckBotName(name); !st.ok())
-        throw UsageError{absl::StrCat("--players: ", st.message(), " (or human)")};
+        throw UsageError{absl::StartsWith(name, "expert:") || absl::StartsWith(name, "master:")
+                             ? absl::StrCat("--players: ", st.message())
+                             : absl::StrCat("--players: unknown player ", QuotedInput(name),
+                                            "; allowed: ", kAllowedNames)};
     }
     names.push_back(name);
   }
