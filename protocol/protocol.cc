@@ -20,6 +20,7 @@
 #include "engine/position_check.h"
 #include "engine/score.h"
 #include "ai/bot.h"
+#include "ai/master.h"
 #include "ai/rollout.h"
 #include "solver/solitaire_state.h"
 #include "solver/table_cache.h"
@@ -305,6 +306,18 @@ Action Session::BestAction(GameSession& g, const std::string& level_arg) {
   if (!listed && (!options_.levels.empty() || !MakeBot(level, g.game().rules(), 0, tables_).ok()))
     Fail(ErrorCode::kUnknownLevel, absl::StrCat("unknown AI level \"", level_arg, "\"; known: ",
                                                 absl::StrJoin(levels, ", ")));
+  // master's options are for measurements; the engine bounds what one
+  // decision may cost, so that no name buys minutes of CPU.
+  if (absl::StartsWith(level, "master:")) {
+    absl::StatusOr<MasterParams> m = ParseMasterName(level);
+    if (!m.ok()) Fail(ErrorCode::kUnknownLevel, std::string(m.status().message()));
+    if (m->trials > kMaxEngineMasterTrials || m->candidates > kMaxEngineMasterCandidates ||
+        m->threads > kMaxEngineMasterThreads)
+      Fail(ErrorCode::kLimit,
+           absl::StrCat("master's options here are bounded: trials 1..", kMaxEngineMasterTrials,
+                        ", cands 1..", kMaxEngineMasterCandidates, ", threads 1..",
+                        kMaxEngineMasterThreads));
+  }
   // Each level keeps a player with its caches: a bounded number per game, so
   // that a client cycling through "expert:lambda=..." cannot grow memory.
   if (!g.bots.count(level) && g.bots.size() >= options_.max_bots_per_game)

@@ -64,6 +64,11 @@ struct EngineError {
 };
 
 inline constexpr size_t kMaxBotsPerGame = 8;
+// master with options (ai/master.h) in best_action: at most this much work
+// per decision (the default master: 216 trials, 3 candidates, 2 threads).
+inline constexpr int64_t kMaxEngineMasterTrials = 1000;
+inline constexpr int kMaxEngineMasterCandidates = 4;
+inline constexpr int kMaxEngineMasterThreads = 2;
 // hint's rollouts without "time_ms": the session answers within this bound.
 inline constexpr int64_t kDefaultRolloutTimeMs = 10'000;
 

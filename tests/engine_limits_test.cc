@@ -182,6 +182,24 @@ TEST_F(EngineLimits, AGameKeepsABoundedNumberOfAiPlayers) {
                   .contains("result"));
 }
 
+TEST_F(EngineLimits, MasterOptionsCannotBuyMinutesOfWork) {
+  AddSmallDefaultTable();
+  Session s(NoBuild());
+  json g = Call(s, {{"cmd", "new_game"}, {"players", {"human", "greedy"}}, {"seed", 9}});
+  const int game = g["result"]["game"];
+  for (const char* level : {"master:trials=100000", "master:cands=16", "master:threads=64"}) {
+    json r = Call(s, {{"cmd", "best_action"}, {"game", game}, {"level", level}});
+    EXPECT_EQ(ErrorOf(r), "limit") << level << " " << r;
+    EXPECT_NE(MessageOf(r).find("trials 1..1000, cands 1..4, threads 1..2"), std::string::npos) << r;
+  }
+  json bad = Call(s, {{"cmd", "best_action"}, {"game", game}, {"level", "master:trials=0"}});
+  EXPECT_EQ(ErrorOf(bad), "unknown_level") << bad;
+  // Within the bounds it is accepted (here it then needs blocked-row tables
+  // this session may not build: a table error, not a refusal of the level).
+  json ok = Call(s, {{"cmd", "best_action"}, {"game", game}, {"level", "master:trials=8"}});
+  EXPECT_TRUE(ok.contains("result") || ErrorOf(ok) == "table_error") << ok;
+}
+
 TEST_F(EngineLimits, TableCacheCapOfTheSession) {
   AddSmallDefaultTable();
   ASSERT_TRUE(WriteTable(BuildSolitaireTable(Rules{}, 6, nullptr, 0b10000),
