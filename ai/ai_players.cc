@@ -14,6 +14,7 @@
 #include "engine/quoted_input.h"
 #include "engine/score.h"
 #include "solver/table_cache.h"
+#include "ai/name_options.h"
 #include "ai/win_ranking.h"
 
 namespace penk {
@@ -135,27 +136,23 @@ Action OptimalPlayer::Decide(const Game& game) {
 // expert
 
 absl::StatusOr<ExpertParams> ParseExpertName(absl::string_view name) {
-  std::vector<std::string> parts = absl::StrSplit(absl::AsciiStrToLower(name), ':');
-  if (parts.empty() || parts[0] != "expert")
-    return absl::InvalidArgumentError(absl::StrCat("not an expert name: ", QuotedInput(name)));
+  absl::StatusOr<std::vector<std::pair<std::string, double>>> options =
+      ParseNameOptions(name, "expert");
+  if (!options.ok()) return options.status();
   ExpertParams p;
-  for (size_t i = 1; i < parts.size(); ++i) {
-    std::vector<std::string> kv = absl::StrSplit(parts[i], absl::MaxSplits('=', 1));
-    double x;
-    if (kv.size() != 2 || !absl::SimpleAtod(kv[1], &x))
-      return absl::InvalidArgumentError(
-          absl::StrCat("expert option ", QuotedInput(parts[i]), " must be key=number"));
-    if (kv[0] == "lambda") p.lambda = x;
-    else if (kv[0] == "sigma" && x > 0) p.sigma = x;
-    else if (kv[0] == "horizon") p.horizon = x;
-    else if (kv[0] == "lopp") p.lambda_opp = x;
-    else if (kv[0] == "relative") p.relative = x != 0;
-    else if (kv[0] == "opp") p.opponents = x != 0;
-    else if (kv[0] == "final") p.exact_final = x != 0;
-    else if (kv[0] == "race") p.race = x != 0;
+  for (const auto& [key, x] : *options) {
+    if (key == "lambda") p.lambda = x;
+    else if (key == "sigma" && x > 0) p.sigma = x;
+    else if (key == "horizon") p.horizon = x;
+    else if (key == "lopp") p.lambda_opp = x;
+    else if (key == "relative") p.relative = x != 0;
+    else if (key == "opp") p.opponents = x != 0;
+    else if (key == "final") p.exact_final = x != 0;
+    else if (key == "race") p.race = x != 0;
     else
       return absl::InvalidArgumentError(absl::StrCat(
-          "unknown expert option ", QuotedInput(parts[i]), "; known: lambda, lopp, relative, sigma (>0), horizon, opp, final, race"));
+          "unknown expert option ", QuotedInput(absl::StrCat(key, "=", x)),
+          "; known: lambda, lopp, relative, sigma (>0), horizon, opp, final, race"));
   }
   return p;
 }

@@ -9,11 +9,9 @@
 #include <exception>
 #include <utility>
 
-#include "absl/strings/ascii.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
 #include "ai/dice_stream.h"
+#include "ai/name_options.h"
 #include "ai/rollout.h"
 #include "engine/quoted_input.h"
 
@@ -56,18 +54,12 @@ struct Paired {
 }  // namespace
 
 absl::StatusOr<MasterParams> ParseMasterName(absl::string_view name) {
-  std::vector<std::string> parts = absl::StrSplit(absl::AsciiStrToLower(name), ':');
-  if (parts.empty() || parts[0] != "master")
-    return absl::InvalidArgumentError(absl::StrCat("not a master name: ", QuotedInput(name)));
+  absl::StatusOr<std::vector<std::pair<std::string, double>>> options =
+      ParseNameOptions(name, "master");
+  if (!options.ok()) return options.status();
   MasterParams p;
-  for (size_t i = 1; i < parts.size(); ++i) {
-    std::vector<std::string> kv = absl::StrSplit(parts[i], absl::MaxSplits('=', 1));
-    double x;
-    if (kv.size() != 2 || !absl::SimpleAtod(kv[1], &x) || !std::isfinite(x))
-      return absl::InvalidArgumentError(
-          absl::StrCat("master option ", QuotedInput(parts[i]), " must be key=number"));
-    auto whole_in = [&](double lo, double hi) { return x == std::floor(x) && x >= lo && x <= hi; };
-    const std::string& k = kv[0];
+  for (const auto& [k, x] : *options) {
+    auto whole_in = [x = x](double lo, double hi) { return x == std::floor(x) && x >= lo && x <= hi; };
     bool ok = true;
     if (k == "trials") ok = whole_in(1, 100000), p.trials = static_cast<int64_t>(x);
     else if (k == "window") ok = x >= 0 && x <= 1, p.window = x;
@@ -75,14 +67,15 @@ absl::StatusOr<MasterParams> ParseMasterName(absl::string_view name) {
     else if (k == "z") ok = x >= 0 && x <= 10, p.z = x;
     else if (k == "threads") ok = whole_in(1, kMaxMasterThreads), p.threads = static_cast<int>(x);
     else if (k == "ms") ok = whole_in(0, 3600000), p.time_ms = static_cast<int64_t>(x);
-    else if (k == "solitaire") ok = x == 0 || x == 1, p.solitaire = x != 0;
     else if (k == "seed") ok = whole_in(0, 9007199254740992.0), p.seed = static_cast<uint64_t>(x);
+    else if (k == "solitaire") ok = x == 0 || x == 1, p.solitaire = x != 0;
     else
-      return absl::InvalidArgumentError(absl::StrCat("unknown master option ", QuotedInput(parts[i]),
-                                                     "; known: trials, window, cands, z, threads, ms, seed, solitaire"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("unknown master option ", QuotedInput(k),
+                       "; known: trials, window, cands, z, threads, ms, seed, solitaire"));
     if (!ok)
       return absl::InvalidArgumentError(absl::StrCat(
-          "master option ", QuotedInput(parts[i]),
+          "master option ", k, "=", x,
           " is out of range: trials 1..100000, window 0..1, cands 1..16, z 0..10, threads 1..",
           kMaxMasterThreads, ", ms 0..3600000, seed a whole number >= 0, solitaire 0 or 1"));
   }

@@ -1,0 +1,30 @@
+#include "ai/name_options.h"
+
+#include <cmath>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "engine/quoted_input.h"
+
+namespace penk {
+
+absl::StatusOr<std::vector<std::pair<std::string, double>>> ParseNameOptions(
+    absl::string_view name, absl::string_view kind) {
+  std::vector<std::string> parts = absl::StrSplit(absl::AsciiStrToLower(name), ':');
+  if (parts.empty() || parts[0] != kind)
+    return absl::InvalidArgumentError(absl::StrCat("not a ", kind, " name: ", QuotedInput(name)));
+  std::vector<std::pair<std::string, double>> out;
+  for (size_t i = 1; i < parts.size(); ++i) {
+    std::vector<std::string> kv = absl::StrSplit(parts[i], absl::MaxSplits('=', 1));
+    double x;
+    if (kv.size() != 2 || !absl::SimpleAtod(kv[1], &x) || !std::isfinite(x))
+      return absl::InvalidArgumentError(
+          absl::StrCat(kind, " option ", QuotedInput(parts[i]), " must be key=number"));
+    out.emplace_back(kv[0], x);
+  }
+  return out;
+}
+
+}  // namespace penk
