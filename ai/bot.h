@@ -85,8 +85,9 @@ inline constexpr const char* kBotNames[] = {"bot",     "greedy",  "random", "sol
 // `elo`: measured strength in two-player games, logistic Elo with greedy = 0,
 // from duplicate matches (`penk match`, the strength ladder of docs/AI.md),
 // with its 95% interval; a frontend can offer easy/medium/hard by it. Each
-// is measured directly against greedy (4,000 games, docs/AI.md): Elo is not
-// transitive across levels this far apart.
+// is measured directly against greedy (4,000 games; master 300, its time
+// being 1,000 times expert's; docs/AI.md): Elo is not transitive across
+// levels this far apart.
 struct LevelInfo {
   const char* name;
   const char* alias;  // "" if none
@@ -101,8 +102,11 @@ inline constexpr LevelInfo kLevels[] = {
      -493, -518, -471},
     {"greedy", "bot", "takes the best expected score of this turn alone; quick and solid", 0, 0, 0},
     {"expert", "", "plays to win: exact turn search valuing its score, the opponents' and the end of "
-                   "the game; the strongest level",
+                   "the game; fast",
      118, 108, 129},
+    {"master", "", "expert improved by playing out its close calls to the end of the game; the "
+                   "strongest level, a fraction of a second a move",
+     151, 113, 194},
 };
 
 // A bot by name (case-insensitive); `seed` seeds the random bot. Rules are
