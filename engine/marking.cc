@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdlib>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/numbers.h"
@@ -139,6 +140,13 @@ MarkingCatalog::MarkingCatalog() : by_roll_(kNumRolls) {
   rolls_of_.resize(cells_.size());
   for (int r = 0; r < kNumRolls; ++r)
     for (uint16_t id : by_roll_[r]) rolls_of_[id].push_back(static_cast<uint16_t>(r));
+  // A fixed bound keeps Avoiding's loops short and unrolled.
+  if (cells_.size() > kWords * 64) std::abort();
+  for (int id = 0; id < size(); ++id) {
+    all_[id >> 6] |= uint64_t{1} << (id & 63);
+    for (int c = 0; c < 25; ++c)
+      if (cells_[id] >> c & 1) with_cell_[c][id >> 6] |= uint64_t{1} << (id & 63);
+  }
 }
 
 std::vector<uint32_t> LegalMarkings(const Sheet& sheet, const Dice& roll) {

@@ -25,17 +25,18 @@ class Optimal : public TurnPolicy {
     DecideOptimalTurn(table_, codes, turn_[0], out);
   }
   void DecideBatch(const ColumnCodes* codes, int count, TurnChoices* out) override {
-    DecideOptimalTurns(table_, codes, count, turn_.data(), out);
+    DecideOptimalChoices(table_, codes, count, out);
   }
 
  private:
   const SolitaireTable& table_;
-  std::array<TurnValues, kTurnBatch> turn_;
+  std::array<TurnValues, 1> turn_;
 };
 
 // One position's transitions: successor (state index, or -(score + 1) for a
-// finished game) and probability, one entry per distinct action in the order
-// of the first roll taking it (two actions may reach the same position).
+// finished game) and probability, one entry per action with mass, markings
+// in catalog order then failures by face (two actions may reach the same
+// position).
 struct Transition {
   int32_t dest;
   int32_t free;  // free cells of a live successor
@@ -47,62 +48,101 @@ struct PositionResult {
   double multi = 0;    // probability that it circles more than one cell
 };
 
+// The slot of an action in a per-action array: a marking's catalog id, then
+// failures by face.
+inline int ActionSlot(int action, int markings) {
+  return action >= 0 ? action : markings - action;
+}
+
+// Each action's mass in a decided turn, by ActionSlot (zero between
+// positions).
+struct ActionSums {
+  std::vector<double> mass = std::vector<double>(MarkingCatalog::Get().size() + kColumns + 1, 0.0);
+};
+
+// The masses of every roll of count <= kTurnBatch decided turns added to
+// their actions' sums, in roll order per lane (deterministic). Lanes inside
+// rolls: consecutive rolls often take the same action, and one lane's
+// additions to it are a chain through memory; four lanes' overlap.
+PENK_HOT void AddRolls(const TurnChoices* choices, const std::array<double, kNumRolls>* masses,
+                       int count, ActionSums* sums) {
+  const int markings = MarkingCatalog::Get().size();
+  for (int r = 0; r < kNumRolls; ++r)
+    for (int j = 0; j < count; ++j)
+      sums[j].mass[ActionSlot(choices[j].action[r], markings)] += masses[j][r];
+}
+
+// One position's transitions from the masses of its actions (ActionSums,
+// cleared on return), in action slot order: the actions with mass found by
+// vector comparisons, not a branch per roll (mispredicted at random, most of
+// the time of the transitions, perf). PENK_HOT: the popcounts and the codes'
+// arithmetic inline, in the clones (out of them, every popcount was a
+// library call).
+PENK_HOT void PositionTransitions(const ColumnCodes& codes, int free, uint32_t blocked_rows,
+                                  const Rules& rules, ActionSums& sums, PositionResult& out) {
+  const MarkingCatalog& catalog = MarkingCatalog::Get();
+  const int slots = static_cast<int>(sums.mass.size());
+  int16_t order[kMaxCatalogMarkings + kColumns + 1];
+  int actions = 0;
+  for (int slot = 0; slot < slots; ++slot) {  // compacted without branches
+    order[actions] = static_cast<int16_t>(slot);
+    actions += sums.mass[slot] != 0;
+  }
+  out.next.clear();
+  out.failure = 0;
+  out.multi = 0;
+  for (int i = 0; i < actions; ++i) {
+    const int slot = order[i];
+    const double p = sums.mass[slot];
+    sums.mass[slot] = 0;
+    ColumnCodes next;
+    int next_free;
+    if (slot < catalog.size()) {
+      const uint32_t cells = catalog.cells(slot);
+      next = CodesAfterMarking(codes, cells, blocked_rows);
+      next_free = free - std::popcount(cells);  // R3.2: a circled cell was free
+      if (std::popcount(cells) > 1) out.multi += p;
+    } else {
+      next = CodesAfterFailure(codes, slot - catalog.size());
+      next_free = -1;  // counted below if the game goes on
+      out.failure += p;
+    }
+    SortCodes(next);
+    if (CodeClosed(next[3])) {  // two closed columns: the game is over (R5.2)
+      out.next.push_back({-(ScoreOfCodes(next, rules) + 1), 0, p});
+    } else {
+      if (next_free < 0) next_free = FreeCellCount(next, blocked_rows);
+      out.next.push_back({static_cast<int32_t>(StateIndex(next)), next_free, p});
+    }
+  }
+}
+
 // One thread's policy and scratch space.
 struct Worker {
   std::unique_ptr<TurnPolicy> policy;
   std::array<TurnChoices, kTurnBatch> choices;
-  std::vector<double> action_mass;  // by catalog id, then failures by face
-  std::vector<int> order;
-
-  explicit Worker(const TurnPolicy& p)
-      : policy(p.Clone()), action_mass(MarkingCatalog::Get().size() + kColumns + 1, 0.0) {}
-
+  std::array<ActionSums, kTurnBatch> sums;  // per lane
   // The transitions of count <= kTurnBatch positions, decided together.
   std::array<std::array<double, kNumRolls>, kTurnBatch> masses;
 
-  void Transitions(const ColumnCodes* codes, int count, const Rules& rules,
+  explicit Worker(const TurnPolicy& p) : policy(p.Clone()) {}
+
+  // Positions of one layer (`free` free cells), decided together.
+  void Transitions(const ColumnCodes* codes, int count, int free, const Rules& rules,
                    PositionResult* out) {
     policy->DecideBatch(codes, count, choices.data());
     FinalRollMasses(choices.data(), count, masses.data());
-    for (int j = 0; j < count; ++j) Transitions(codes[j], choices[j], masses[j], rules, out[j]);
+    AddRolls(choices.data(), masses.data(), count, sums.data());
+    for (int j = 0; j < count; ++j)
+      PositionTransitions(codes[j], free, policy->blocked_rows(), rules, sums[j], out[j]);
   }
 
-  void Transitions(const ColumnCodes& codes, const Rules& rules, PositionResult& out) {
+  // The first position, played on the sheet as given.
+  void Transitions(const ColumnCodes& codes, int free, const Rules& rules, PositionResult& out) {
     policy->Decide(codes, choices[0]);
-    Transitions(codes, choices[0], FinalRollMass(choices[0]), rules, out);
-  }
-
-  void Transitions(const ColumnCodes& codes, const TurnChoices& choices,
-                   const std::array<double, kNumRolls>& mass, const Rules& rules,
-                   PositionResult& out) {
-    const MarkingCatalog& catalog = MarkingCatalog::Get();
-    const uint32_t blocked_rows = policy->blocked_rows();
-    order.clear();
-    for (int r = 0; r < kNumRolls; ++r) {
-      if (mass[r] == 0) continue;
-      const int a = choices.action[r];
-      const int slot = a >= 0 ? a : catalog.size() - a;
-      if (action_mass[slot] == 0) order.push_back(slot);
-      action_mass[slot] += mass[r];  // in roll order: deterministic
-    }
-    out.next.clear();
-    out.failure = 0;
-    out.multi = 0;
-    for (int slot : order) {
-      const double p = action_mass[slot];
-      action_mass[slot] = 0;
-      ColumnCodes next = slot < catalog.size()
-                             ? CodesAfterMarking(codes, catalog.cells(slot), blocked_rows)
-                             : CodesAfterFailure(codes, slot - catalog.size());
-      if (slot >= catalog.size()) out.failure += p;
-      else if (std::popcount(catalog.cells(slot)) > 1) out.multi += p;
-      SortCodes(next);
-      if (CodeClosed(next[3]))  // two closed columns: the game is over (R5.2)
-        out.next.push_back({-(ScoreOfCodes(next, rules) + 1), 0, p});
-      else
-        out.next.push_back({static_cast<int32_t>(StateIndex(next)),
-                            FreeCellCount(next, blocked_rows), p});
-    }
+    masses[0] = FinalRollMass(choices[0]);
+    AddRolls(choices.data(), masses.data(), 1, sums.data());
+    PositionTransitions(codes, free, policy->blocked_rows(), rules, sums[0], out);
   }
 };
 
@@ -110,51 +150,131 @@ struct Worker {
 
 namespace {
 
-// The final rolls' values and actions of DecideOptimalTurn.
-PENK_HOT void DecideFinalRolls(const SolitaireTable& table, const ColumnCodes& codes,
-                               TurnValues& turn, TurnChoices& out) {
+typedef double Lanes __attribute__((vector_size(kTurnBatch * sizeof(double))));
+// Marking ids per lane, and the masks of comparisons of Lanes: the same width.
+typedef int64_t LaneInts __attribute__((vector_size(kTurnBatch * sizeof(int64_t))));
+
+// DecideFinalRolls' buffers, one per thread (on the heap: about 80 KB).
+struct DecideScratch {
+  // successor[id * kTurnBatch + j]: the table index of the position after
+  // catalog marking id in lane j, or -1 (the game ends: its value is
+  // leaf[...]); written for the markings legal in lane j only.
+  int32_t successor[kMaxCatalogMarkings * kTurnBatch];
+  double leaf[kMaxCatalogMarkings * kTurnBatch];
+  // The markings legal in some lane, and their values per lane (kIllegal
+  // where not legal).
+  uint16_t marking[kMaxCatalogMarkings];
+  alignas(64) Lanes value[kMaxCatalogMarkings];
+  alignas(64) Lanes final[kNumRolls];
+  alignas(64) LaneInts action[kNumRolls];
+};
+
+// The final rolls' values and actions of DecideOptimalTurn, for count <=
+// kTurnBatch positions, one per SIMD lane, as SolveBatch finds the DP's
+// (solver/solitaire_dp.cc): each legal marking's successor looked up first
+// (prefetched), then scattered to its rolls as a vector of lanes, the value
+// and the marking taken by vector selects. One position at a time, the
+// lookups in the scatter and a branch per (marking, roll) that the
+// predictor could not learn were a third of `penk distribution` (perf).
+// Per lane the same values in catalog order = canonical order with a strict
+// >: each roll keeps the first best of its markings, as RankActions ranks.
+//
+// The values stay in s.final, failures included; with `turns` they are also
+// written to turns[j]->roll[0].
+PENK_HOT void DecideFinalRolls(const SolitaireTable& table, const ColumnCodes* codes, int count,
+                               TurnValues* const* turns, TurnChoices* out, DecideScratch& s) {
   const MarkingCatalog& catalog = MarkingCatalog::Get();
   const uint32_t rows = table.blocked_rows();
-  const Sheet sheet = SheetOfCodes(codes, rows);
-  const uint32_t blocked = ~sheet.free();
-  double* final = turn.roll[0].data();
-  std::fill(final, final + kNumRolls, kIllegal);
-  // Scattered from the legal markings to the rolls that form them (as
-  // FinalRollValues), in catalog order = canonical order with a strict >:
-  // each roll keeps the first best of its markings, as RankActions ranks.
-  for (int id = 0; id < catalog.size(); ++id) {
-    if (catalog.cells(id) & blocked) continue;
-    const double x = table.ValueOfCodes(CodesAfterMarking(codes, catalog.cells(id), rows));
-    for (uint16_t r : catalog.RollsOf(id)) {  // selects, not branches
-      const bool take = x > final[r];
-      final[r] = take ? x : final[r];
-      out.action[r] = take ? static_cast<int16_t>(id) : out.action[r];
+  const double* const values = table.values().data();
+  Sheet sheets[kTurnBatch];
+  MarkingSet legal[kTurnBatch];
+  MarkingSet any{};
+  for (int j = 0; j < count; ++j) {
+    sheets[j] = SheetOfCodes(codes[j], rows);
+    legal[j] = catalog.Avoiding(~sheets[j].free());
+    for (size_t w = 0; w < any.size(); ++w) any[w] |= legal[j][w];
+    ForEachMarking(legal[j], [&](int id) {
+      const int i = id * kTurnBatch + j;
+      ColumnCodes c = CodesAfterMarking(codes[j], catalog.cells(id), rows);
+      SortCodes(c);
+      if (CodeClosed(c[3])) {  // two closed columns: over (R5.2), as ValueOfCodes
+        s.successor[i] = -1;
+        s.leaf[i] = table.objective().Leaf(ScoreOfCodes(c, table.rules()));
+      } else {
+        s.successor[i] = static_cast<int32_t>(StateIndex(c));
+        __builtin_prefetch(&values[s.successor[i]]);
+      }
+    });
+  }
+  int n = 0;
+  ForEachMarking(any, [&](int id) {
+    Lanes v;
+    for (int j = 0; j < kTurnBatch; ++j) {
+      const int p = j < count ? j : 0;  // idle lanes repeat lane 0
+      const int i = id * kTurnBatch + p;
+      if (!Contains(legal[p], id)) v[j] = kIllegal;
+      else if (s.successor[i] >= 0) v[j] = values[s.successor[i]];
+      else v[j] = s.leaf[i];
+    }
+    s.marking[n] = static_cast<uint16_t>(id);
+    s.value[n++] = v;
+  });
+  for (int r = 0; r < kNumRolls; ++r) {
+    s.final[r] = Lanes{} + kIllegal;
+    s.action[r] = LaneInts{};
+  }
+  for (int i = 0; i < n; ++i) {
+    const Lanes v = s.value[i];
+    const LaneInts id = LaneInts{} + s.marking[i];
+    for (uint16_t r : catalog.RollsOf(s.marking[i])) {
+      const LaneInts take = v > s.final[r];
+      s.final[r] = take ? v : s.final[r];
+      s.action[r] = take ? id : s.action[r];
     }
   }
-  // R3.5: the first best failure column among FailureColumns (by face),
-  // worked out only if some roll forms no legal group.
-  int fail_face = 0;
-  double fail_value = kIllegal;
-  for (int r = 0; r < kNumRolls; ++r) {
-    if (final[r] != kIllegal) continue;
-    if (fail_face == 0)
-      for (int v : FailureColumns(sheet)) {
-        const double x = table.ValueOfCodes(CodesAfterFailure(codes, v));
-        if (fail_face == 0 || x > fail_value) {
-          fail_face = v;
-          fail_value = x;
-        }
+  LaneInts failing{};
+  for (int r = 0; r < kNumRolls; ++r) failing |= s.final[r] == kIllegal;
+  // R3.5: per lane the first best failure column among FailureColumns (by
+  // face), worked out only if some roll forms no legal group.
+  Lanes fail_value = Lanes{} + kIllegal;
+  LaneInts fail_action{};
+  for (int j = 0; j < kTurnBatch; ++j) {
+    if (!failing[j]) continue;
+    const int p = j < count ? j : 0;  // idle lanes repeat lane 0
+    int fail_face = 0;
+    for (int v : FailureColumns(sheets[p])) {
+      const double x = table.ValueOfCodes(CodesAfterFailure(codes[p], v));
+      if (fail_face == 0 || x > fail_value[j]) {
+        fail_face = v;
+        fail_value[j] = x;
       }
-    final[r] = fail_value;
-    out.action[r] = static_cast<int16_t>(-fail_face);
+    }
+    fail_action[j] = -fail_face;
   }
+  for (int r = 0; r < kNumRolls; ++r) {
+    const LaneInts fails = s.final[r] == kIllegal;
+    s.final[r] = fails ? fail_value : s.final[r];
+    s.action[r] = fails ? fail_action : s.action[r];
+  }
+  for (int j = 0; j < count; ++j) {
+    for (int r = 0; r < kNumRolls; ++r) out[j].action[r] = static_cast<int16_t>(s.action[r][j]);
+    if (turns)
+      for (int r = 0; r < kNumRolls; ++r) turns[j]->roll[0][r] = s.final[r][j];
+  }
+}
+
+DecideScratch& ThreadDecideScratch() {
+  // Scratch only: nothing in it outlives a call.
+  thread_local const std::unique_ptr<DecideScratch> scratch = std::make_unique<DecideScratch>();
+  return *scratch;
 }
 
 }  // namespace
 
 void DecideOptimalTurn(const SolitaireTable& table, const ColumnCodes& codes, TurnValues& turn,
                        TurnChoices& out) {
-  DecideFinalRolls(table, codes, turn, out);
+  TurnValues* t = &turn;
+  DecideFinalRolls(table, &codes, 1, &t, &out, ThreadDecideScratch());
   SolveTurn(turn);
   for (int n = 1; n <= kRerolls; ++n) BestKeeps(turn, n, out.keep[n - 1].data());
 }
@@ -164,11 +284,21 @@ void DecideOptimalTurns(const SolitaireTable& table, const ColumnCodes* codes, i
   TurnValues* t[kTurnBatch];
   std::array<std::array<int16_t, kNumRolls>, kRerolls>* keeps[kTurnBatch];
   for (int j = 0; j < count; ++j) {
-    DecideFinalRolls(table, codes[j], turns[j], out[j]);
     t[j] = &turns[j];
     keeps[j] = &out[j].keep;
   }
+  DecideFinalRolls(table, codes, count, t, out, ThreadDecideScratch());
   SolveTurnsWithKeeps(t, count, keeps);
+}
+
+void DecideOptimalChoices(const SolitaireTable& table, const ColumnCodes* codes, int count,
+                          TurnChoices* out) {
+  // The final-roll values stay in the lanes they are found in.
+  std::array<std::array<int16_t, kNumRolls>, kRerolls>* keeps[kTurnBatch];
+  for (int j = 0; j < count; ++j) keeps[j] = &out[j].keep;
+  DecideScratch& s = ThreadDecideScratch();
+  DecideFinalRolls(table, codes, count, nullptr, out, s);
+  TurnKeepsOfLanes(reinterpret_cast<const double*>(s.final), count, keeps);
 }
 
 std::unique_ptr<TurnPolicy> OptimalPolicy(const SolitaireTable& table) {
@@ -182,6 +312,15 @@ namespace {
 struct SmallerKeeps {
   int16_t begin[kNumKeeps + 1];
   int16_t keep[kNumKeeps * kFaces];
+  // The keeps by size (every keep after the keeps one die smaller) and,
+  // within a size, by their number of smaller keeps: runs of keeps with the
+  // same count, `smaller` each, keep ids by_count[begin .. end).
+  struct Run {
+    int smaller, begin, end;
+  };
+  int16_t by_count[kNumKeeps];
+  Run runs[(kDice + 1) * (kFaces + 1)];
+  int num_runs = 0;
   SmallerKeeps() {
     const DiceSpace& space = DiceSpace::Get();
     int n = 0;
@@ -191,6 +330,15 @@ struct SmallerKeeps {
         if (space.Remove(k, f) != kNoKeep) keep[n++] = space.Remove(k, f);
     }
     begin[kNumKeeps] = static_cast<int16_t>(n);
+    int placed = 0;
+    for (int size = 1; size <= kDice; ++size)
+      for (int count = 1; count <= kFaces; ++count) {
+        const int first = placed;
+        for (int k = 0; k < kNumKeeps; ++k)
+          if (space.keep(k).size() == size && begin[k + 1] - begin[k] == count)
+            by_count[placed++] = static_cast<int16_t>(k);
+        if (placed > first) runs[num_runs++] = {count, first, placed};
+      }
   }
   static const SmallerKeeps& Get() {
     static const SmallerKeeps* const links = new SmallerKeeps();
@@ -238,37 +386,66 @@ PENK_HOT std::array<double, kNumRolls> FinalRollMass(const TurnChoices& choices)
   return final;
 }
 
+// FinalRollMasses' pull over a run of keeps with N smaller keeps each: a
+// keep below six dice adds a sixth of their masses to its own, a roll (six
+// dice, k >= kNumKeepsBelowSix) is a sixth of theirs, written to held.
+// N fixed: no loop exit to mispredict per keep.
+template <int N>
+[[gnu::always_inline]] inline void PullRun(const SmallerKeeps& smaller,
+                                           const SmallerKeeps::Run& run, Lanes* keep,
+                                           Lanes* held) {
+  for (int i = run.begin; i < run.end; ++i) {
+    const int k = smaller.by_count[i];
+    const int16_t* const from = smaller.keep + smaller.begin[k];
+    Lanes in = Lanes{};
+    for (int f = 0; f < N; ++f) in += keep[from[f]];
+    if (k < kNumKeepsBelowSix)
+      keep[k] += in * (1.0 / 6.0);
+    else
+      held[k - kNumKeepsBelowSix] = in * (1.0 / 6.0);
+  }
+}
+
 PENK_HOT void FinalRollMasses(const TurnChoices* choices, int count,
                               std::array<double, kNumRolls>* out) {
   // FinalRollMass with one turn per SIMD lane: the scatter to each turn's
-  // keeps is per lane, the pull (three quarters of the work) is shared.
-  typedef double Lanes __attribute__((vector_size(kTurnBatch * sizeof(double))));
+  // keeps is per lane, the pull (three quarters of the work) is shared. The
+  // same additions in the same order as FinalRollMass; a roll's mass after
+  // a reroll is written (0 + x is x), so only keeps below six are zeroed.
   const DiceSpace& space = DiceSpace::Get();
   const SmallerKeeps& smaller = SmallerKeeps::Get();
-  alignas(32) Lanes held[kNumRolls], final[kNumRolls], lattice[kNumKeeps];
+  alignas(32) Lanes held[kNumRolls], final[kNumRolls], keep[kNumKeepsBelowSix];
   for (int r = 0; r < kNumRolls; ++r) {
     held[r] = Lanes{} + space.RollProbability(r);  // R2.1
     final[r] = Lanes{};
   }
   for (int n = kRerolls; n >= 1; --n) {  // R2.2
-    for (int k = 0; k < kNumKeeps; ++k) {
-      lattice[k] = Lanes{};
+    for (int k = 0; k < kNumKeepsBelowSix; ++k) {
+      keep[k] = Lanes{};
       asm volatile("" ::: "memory");  // vector stores, not `rep stos` (see FinalRollMass)
     }
-    for (int j = 0; j < count; ++j)
-      for (int r = 0; r < kNumRolls; ++r) {
+    // Lanes inside rolls: consecutive rolls often choose the same keep, and
+    // one lane's additions to it are a chain through memory (a store, then
+    // a load of it); four lanes' chains overlap. Per lane the same additions
+    // in the same order. The destination by a select, not a branch.
+    for (int r = 0; r < kNumRolls; ++r)
+      for (int j = 0; j < count; ++j) {
         const int k = choices[j].keep[n - 1][r];
-        if (k >= kNumKeepsBelowSix)
-          final[r][j] += held[r][j];  // all six kept: stop rolling
-        else
-          lattice[k][j] += held[r][j];
+        double* const to = k >= kNumKeepsBelowSix ? &final[r][j]  // all six kept: stop rolling
+                                                  : &keep[k][j];
+        *to += held[r][j];
       }
-    for (int k = 1; k < kNumKeeps; ++k) {
-      Lanes in = Lanes{};
-      for (int i = smaller.begin[k]; i < smaller.begin[k + 1]; ++i) in += lattice[smaller.keep[i]];
-      lattice[k] += in * (1.0 / 6.0);
+    for (int i = 0; i < smaller.num_runs; ++i) {
+      const SmallerKeeps::Run& run = smaller.runs[i];
+      switch (run.smaller) {
+        case 1: PullRun<1>(smaller, run, keep, held); break;
+        case 2: PullRun<2>(smaller, run, keep, held); break;
+        case 3: PullRun<3>(smaller, run, keep, held); break;
+        case 4: PullRun<4>(smaller, run, keep, held); break;
+        case 5: PullRun<5>(smaller, run, keep, held); break;
+        default: PullRun<6>(smaller, run, keep, held); break;
+      }
     }
-    for (int r = 0; r < kNumRolls; ++r) held[r] = lattice[r + kNumKeepsBelowSix];
   }
   for (int j = 0; j < count; ++j)
     for (int r = 0; r < kNumRolls; ++r) out[j][r] = final[r][j] + held[r][j];
@@ -368,7 +545,7 @@ absl::StatusOr<ScoreDistribution> PropagateScores(const Sheet& sheet, const Rule
   // The first turn is played on the sheet as given (its own labelling).
   {
     PositionResult res;
-    workers[0]->Transitions(CodesInPlace(sheet), rules, res);
+    workers[0]->Transitions(CodesInPlace(sheet), sheet.FreeCount(), rules, res);
     apply(1.0, sheet.FreeCount(), res);
   }
   // Chunks of a layer: while one thread adds chunk c - 1's masses (serial,
@@ -397,7 +574,7 @@ absl::StatusOr<ScoreDistribution> PropagateScores(const Sheet& sheet, const Rule
           const int n = static_cast<int>(std::min<size_t>(kTurnBatch, count - i));
           ColumnCodes codes[kTurnBatch];
           for (int j = 0; j < n; ++j) codes[j] = StateOfIndex(positions[begin + i + j]);
-          workers[omp_get_thread_num()]->Transitions(codes, n, rules, &out[i]);
+          workers[omp_get_thread_num()]->Transitions(codes, n, f, rules, &out[i]);
         }
       }
     }

@@ -87,6 +87,9 @@ void DecideOptimalTurn(const SolitaireTable& table, const ColumnCodes& codes, Tu
 // the same values and choices, faster.
 void DecideOptimalTurns(const SolitaireTable& table, const ColumnCodes* codes, int count,
                         TurnValues* turns, TurnChoices* out);
+// The choices alone, the same ones, faster (OptimalPolicy's batches).
+void DecideOptimalChoices(const SolitaireTable& table, const ColumnCodes* codes, int count,
+                          TurnChoices* out);
 
 // For a decided turn: the probability of each final roll, by the keep lattice.
 std::array<double, kNumRolls> FinalRollMass(const TurnChoices& choices);

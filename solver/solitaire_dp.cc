@@ -46,12 +46,9 @@ struct MarkingScratch {
   int32_t* const successor = scratch.successor.data();
   double* const leaf = scratch.leaf.data();
   const double* const values = table.values().data();
-  const uint32_t blocked = ~sheet.free();
   int n = 0;
-  for (int id = 0; id < catalog.size(); ++id) {
-    const uint32_t cells = catalog.cells(id);
-    if (cells & blocked) continue;
-    ColumnCodes c = CodesAfterMarking(codes, cells, table.blocked_rows());
+  ForEachMarking(catalog.Avoiding(~sheet.free()), [&](int id) {
+    ColumnCodes c = CodesAfterMarking(codes, catalog.cells(id), table.blocked_rows());
     SortCodes(c);
     marking[n] = static_cast<uint16_t>(id);
     if (CodeClosed(c[3])) {  // two closed columns: over (R5.2), as ValueOfCodes
@@ -63,7 +60,7 @@ struct MarkingScratch {
       successor[n] = static_cast<int32_t>(index);
     }
     ++n;
-  }
+  });
   std::fill(out, out + kNumRolls, kIllegal);
   for (int i = 0; i < n; ++i) {
     const double v = successor[i] < 0 ? leaf[i] : values[successor[i]];
@@ -78,10 +75,10 @@ typedef double Lanes __attribute__((vector_size(kTurnBatch * sizeof(double))));
 
 // SolveBatch's buffers, one per thread.
 struct BatchScratch {
-  static constexpr int32_t kEnds = -1, kNotLegal = -2;
+  static constexpr int32_t kEnds = -1;
   // successor[id * kTurnBatch + j]: the table index of the position after
   // catalog marking id in lane j, or kEnds (the game ends: its value is
-  // leaf[...]) or kNotLegal.
+  // leaf[...]); written for the markings legal in lane j only.
   std::vector<int32_t> successor = std::vector<int32_t>(kTurnBatch * MarkingCatalog::Get().size());
   std::vector<double> leaf = std::vector<double>(kTurnBatch * MarkingCatalog::Get().size());
   // The markings legal in some lane, and their values per lane (kIllegal in
@@ -90,13 +87,12 @@ struct BatchScratch {
   // Arrays, not std::vector<Lanes>: a vector type as a template argument
   // loses its alignment (GCC ignores its attributes there), and the aligned
   // vector stores then fault.
-  static constexpr int kMaxMarkings = 1024;  // the catalog has 550
-  alignas(64) Lanes value[kMaxMarkings];
+  alignas(64) Lanes value[kMaxCatalogMarkings];
   alignas(64) Lanes final_rolls[kNumRolls];
-  BatchScratch() {
-    if (MarkingCatalog::Get().size() > kMaxMarkings) std::abort();
-  }
 };
+
+// A lane mask of vector comparisons: all ones where true.
+typedef int64_t LaneMask __attribute__((vector_size(kTurnBatch * sizeof(int64_t))));
 
 // The start values of up to kTurnBatch positions of one layer (one SIMD lane
 // each in the turn solver), from the table's values of the positions after
@@ -117,24 +113,21 @@ struct BatchScratch {
 PENK_HOT void SolveBatch(const SolitaireTable& table, const int32_t* states, int count,
                          BatchScratch& scratch, double* start) {
   const MarkingCatalog& catalog = MarkingCatalog::Get();
-  const int markings = catalog.size();
   const double* const values = table.values().data();
   int32_t* const successor = scratch.successor.data();
   double* const leaf = scratch.leaf.data();
   ColumnCodes codes[kTurnBatch];
   Sheet sheets[kTurnBatch];
+  MarkingSet legal[kTurnBatch];
+  MarkingSet any{};
   for (int j = 0; j < count; ++j) {
     codes[j] = StateOfIndex(states[j]);
     sheets[j] = SheetOfCodes(codes[j], table.blocked_rows());
-    const uint32_t blocked = ~sheets[j].free();
-    for (int id = 0; id < markings; ++id) {
+    legal[j] = catalog.Avoiding(~sheets[j].free());
+    for (size_t w = 0; w < any.size(); ++w) any[w] |= legal[j][w];
+    ForEachMarking(legal[j], [&](int id) {
       int32_t& next = successor[id * kTurnBatch + j];
-      const uint32_t cells = catalog.cells(id);
-      if (cells & blocked) {
-        next = BatchScratch::kNotLegal;
-        continue;
-      }
-      ColumnCodes c = CodesAfterMarking(codes[j], cells, table.blocked_rows());
+      ColumnCodes c = CodesAfterMarking(codes[j], catalog.cells(id), table.blocked_rows());
       SortCodes(c);
       if (CodeClosed(c[3])) {  // two closed columns: over (R5.2), as ValueOfCodes
         next = BatchScratch::kEnds;
@@ -144,46 +137,47 @@ PENK_HOT void SolveBatch(const SolitaireTable& table, const int32_t* states, int
         __builtin_prefetch(&values[index]);
         next = static_cast<int32_t>(index);
       }
-    }
+    });
   }
   int n = 0;
-  for (int id = 0; id < markings; ++id) {
+  ForEachMarking(any, [&](int id) {
     Lanes v;
-    bool legal = false;
     for (int j = 0; j < kTurnBatch; ++j) {
-      const int i = id * kTurnBatch + (j < count ? j : 0);  // idle lanes repeat lane 0
-      const int32_t next = successor[i];
-      v[j] = next >= 0 ? values[next] : next == BatchScratch::kEnds ? leaf[i] : kIllegal;
-      legal |= next != BatchScratch::kNotLegal;
+      const int p = j < count ? j : 0;  // idle lanes repeat lane 0
+      const int i = id * kTurnBatch + p;
+      if (!Contains(legal[p], id)) v[j] = kIllegal;
+      else if (successor[i] >= 0) v[j] = values[successor[i]];
+      else v[j] = leaf[i];
     }
-    if (!legal) continue;
     scratch.marking[n] = static_cast<uint16_t>(id);
     scratch.value[n++] = v;
-  }
+  });
   Lanes* const out = scratch.final_rolls;
   std::fill(out, out + kNumRolls, Lanes{} + kIllegal);
   for (int i = 0; i < n; ++i) {
     const Lanes v = scratch.value[i];
     for (uint16_t r : catalog.RollsOf(scratch.marking[i])) out[r] = v > out[r] ? v : out[r];
   }
+  // R3.5: a roll that forms no legal group takes the best failure. Which
+  // lanes have such a roll, by vector comparisons (a scan of each lane's
+  // rolls was a fifth of this function, perf), then the failures of those
+  // lanes only, blended in.
+  LaneMask failing{};
+  for (int r = 0; r < kNumRolls; ++r) failing |= out[r] == kIllegal;
+  bool any_failing = false;
+  Lanes failure = Lanes{} + kIllegal;
   for (int j = 0; j < kTurnBatch; ++j) {
+    if (!failing[j]) continue;
+    any_failing = true;
     const int p = j < count ? j : 0;
-    double failure = kIllegal;
-    bool failure_known = false;
-    for (int r = 0; r < kNumRolls; ++r) {
-      if (out[r][j] != kIllegal) continue;
-      // R3.5: no legal group, cross a column.
-      if (!failure_known) {
-        for (int v = 1; v <= kColumns; ++v)
-          if (!sheets[p].ColumnClosed(v)) {
-            double x = table.ValueOfCodes(CodesAfterFailure(codes[p], v));
-            failure = x > failure ? x : failure;
-          }
-        failure_known = true;
+    for (int v = 1; v <= kColumns; ++v)
+      if (!sheets[p].ColumnClosed(v)) {
+        double x = table.ValueOfCodes(CodesAfterFailure(codes[p], v));
+        failure[j] = x > failure[j] ? x : failure[j];
       }
-      out[r][j] = failure;
-    }
   }
+  if (any_failing)
+    for (int r = 0; r < kNumRolls; ++r) out[r] = out[r] == kIllegal ? failure : out[r];
   // Read by memcpy on the other side: no aliasing question.
   TurnStartValuesOfLanes(reinterpret_cast<const double*>(out), count, start);
 }
@@ -196,20 +190,36 @@ PENK_HOT void TableFinalRollValues(const SolitaireTable& table, const ColumnCode
   PositionFinalRollValues(table, codes, sheet, scratch, out);
 }
 
+// Per circled-rows mask: its rows as 3-bit counters (row k at bit 3(k-1)),
+// so that five columns' masks add up to the row counts (at most 5 each), and
+// the sum of its rows' points.
+struct RowTables {
+  uint32_t counters[32];
+  int points[32];
+  constexpr RowTables() : counters(), points() {
+    for (uint32_t rows = 0; rows < 32; ++rows)
+      for (int k = 0; k < kRows; ++k)
+        if (rows >> k & 1) {
+          counters[rows] += 1u << (3 * k);
+          points[rows] += kRowPoints[k];
+        }
+  }
+};
+inline constexpr RowTables kRowTables;
+
 // PENK_HOT: the popcounts (every marking that ends the game lands here).
 PENK_HOT int ScoreOfCodes(const ColumnCodes& codes, const Rules& rules) {
   int total = 0;
-  int row_count[kRows] = {};
+  uint32_t row_counts = 0;
   for (uint8_t code : codes) {
-    uint32_t rows = CodeRows(code);
-    int n = std::popcount(rows);
-    for (int k = 0; k < kRows; ++k) row_count[k] += rows >> k & 1;
-    if (n >= rules.line_min)  // R6.2
-      for (int k = 0; k < kRows; ++k)
-        if (rows >> k & 1) total += kRowPoints[k];
+    const uint32_t rows = CodeRows(code);
+    row_counts += kRowTables.counters[rows];
+    if (std::popcount(rows) >= rules.line_min) total += kRowTables.points[rows];  // R6.2
   }
-  for (int k = 0; k < kRows; ++k)
-    if (row_count[k] >= rules.line_min) total += row_count[k] * kRowPoints[k];  // R6.1
+  for (int k = 0; k < kRows; ++k) {
+    const int count = row_counts >> (3 * k) & 7;
+    if (count >= rules.line_min) total += count * kRowPoints[k];  // R6.1
+  }
   return total;
 }
 

@@ -193,16 +193,21 @@ PENK_HOT void TurnStartValuesOfLanes(const double* lanes, int count, double* sta
   StartValuesOfLattice(l, lattice, count, start);
 }
 
-PENK_HOT void SolveTurnsWithKeeps(
-    TurnValues* const* turns, int count,
+namespace {
+
+// SolveTurnsWithKeeps, and with kValues false TurnKeepsOfLanes: writing the
+// turns' keep and roll values out of the lanes (scalar stores, lane by lane)
+// was a third of the time when only the keeps are wanted
+// (BM_SolveTurnsWithKeeps).
+// `final` holds the final-roll values in lanes; `turns` (kValues only) get
+// the values.
+template <bool kValues>
+[[gnu::always_inline]] inline void SolveLanesWithKeeps(
+    const Lanes* final, TurnValues* const* turns, int count,
     std::array<std::array<int16_t, kNumRolls>, kRerolls>* const* keeps) {
   static_assert(kTurnBatch == 4, "Lanes initialisers assume 4 lanes");
   const Links& l = Links::Get();
-  alignas(64) Lanes final[kNumRolls], lattice[kNumKeeps + 1], value[kNumKeeps + 1],
-      rank[kNumKeeps + 1];
-  for (int r = 0; r < kNumRolls; ++r)
-    for (int j = 0; j < kTurnBatch; ++j)  // idle lanes repeat lane 0
-      final[r][j] = turns[j < count ? j : 0]->roll[0][r];
+  alignas(64) Lanes lattice[kNumKeeps + 1], value[kNumKeeps + 1], rank[kNumKeeps + 1];
   std::copy(final, final + kNumRolls, lattice + kNumKeepsBelowSix);
   const Lanes sixth = Lanes{} + 1.0 / 6.0;
   value[Links::kSentinel] = Lanes{} + kIllegal;
@@ -231,19 +236,41 @@ PENK_HOT void SolveTurnsWithKeeps(
       rank[k] = a;
     }
     for (int j = 0; j < count; ++j) {
-      TurnValues& t = *turns[j];
-      for (int k = 0; k < kNumKeepsBelowSix; ++k) t.keep[n - 1][k] = lattice[k][j];
+      if (kValues) {
+        TurnValues& t = *turns[j];
+        for (int k = 0; k < kNumKeepsBelowSix; ++k) t.keep[n - 1][k] = lattice[k][j];
+        for (int r = 0; r < kNumRolls; ++r) t.roll[n][r] = value[kNumKeepsBelowSix + r][j];
+      }
       for (int r = 0; r < kNumRolls; ++r) {
-        t.roll[n][r] = value[kNumKeepsBelowSix + r][j];
         (*keeps[j])[n - 1][r] =
             static_cast<int16_t>(static_cast<int>(rank[kNumKeepsBelowSix + r][j]) % kNumKeeps);
       }
     }
     std::copy(value + kNumKeepsBelowSix, value + kNumKeeps, lattice + kNumKeepsBelowSix);
   }
+  if (!kValues) return;
   Lanes sum = {0, 0, 0, 0};
   for (int r = 0; r < kNumRolls; ++r) sum += l.roll_probability[r] * lattice[kNumKeepsBelowSix + r];
   for (int j = 0; j < count; ++j) turns[j]->start = sum[j];
+}
+
+}  // namespace
+
+PENK_HOT void SolveTurnsWithKeeps(
+    TurnValues* const* turns, int count,
+    std::array<std::array<int16_t, kNumRolls>, kRerolls>* const* keeps) {
+  alignas(64) Lanes final[kNumRolls];
+  for (int r = 0; r < kNumRolls; ++r)
+    for (int j = 0; j < kTurnBatch; ++j)  // idle lanes repeat lane 0
+      final[r][j] = turns[j < count ? j : 0]->roll[0][r];
+  SolveLanesWithKeeps<true>(final, turns, count, keeps);
+}
+
+PENK_HOT void TurnKeepsOfLanes(const double* lanes, int count,
+                               std::array<std::array<int16_t, kNumRolls>, kRerolls>* const* keeps) {
+  // The caller's lanes are Lanes objects (DecideFinalRolls' scratch), read
+  // in place: a copy was 15 KB per batch.
+  SolveLanesWithKeeps<false>(reinterpret_cast<const Lanes*>(lanes), nullptr, count, keeps);
 }
 
 }  // namespace penk

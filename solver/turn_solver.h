@@ -80,6 +80,11 @@ void TurnStartValuesOfLanes(const double* lanes, int count, double* start);
 // rounding (its sum may be fused differently; tested).
 void SolveTurnsWithKeeps(TurnValues* const* turns, int count,
                          std::array<std::array<int16_t, kNumRolls>, kRerolls>* const* keeps);
+// The keeps alone (the exact distributions need no values), from final-roll
+// values interleaved as TurnStartValuesOfLanes takes them, stored as 32-byte
+// aligned vectors of kTurnBatch doubles: the same keeps.
+void TurnKeepsOfLanes(const double* lanes, int count,
+                      std::array<std::array<int16_t, kNumRolls>, kRerolls>* const* keeps);
 
 // The final rolls of `out` no marking reached (still kIllegal): no group is
 // legal (R3.5), so the best failure under fail_value(face), a column crossed.
@@ -111,13 +116,11 @@ void FinalRollValues(const Sheet& sheet, MarkValue&& mark_value, FailValue&& fai
   // Scatter from the legal markings to the rolls that form them: late in a
   // game few markings are legal, and only those are visited.
   const MarkingCatalog& catalog = MarkingCatalog::Get();
-  const uint32_t blocked = ~sheet.free();
   std::fill(out, out + kNumRolls, kIllegal);
-  for (int id = 0; id < catalog.size(); ++id) {
-    if (catalog.cells(id) & blocked) continue;
+  ForEachMarking(catalog.Avoiding(~sheet.free()), [&](int id) {
     const double v = mark_value(catalog.cells(id));
     for (uint16_t r : catalog.RollsOf(id)) out[r] = v > out[r] ? v : out[r];
-  }
+  });
   FillFailures(sheet, fail_value, out);
 }
 

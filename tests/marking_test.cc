@@ -211,6 +211,31 @@ TEST(MarkingTest, MatchesBruteForceOnRandomSheetsAndRolls) {
   EXPECT_GT(without_marking, 50) << "the random sheets should often leave no legal group";
 }
 
+// MarkingCatalog::Avoiding (unions of per-cell sets, what the solvers' hot
+// loops iterate) against a test of every marking, on random sets of taken
+// cells from none to all; ForEachMarking visits ids in increasing order.
+TEST(MarkingTest, AvoidingIsEveryMarkingClearOfTheTakenCells) {
+  const MarkingCatalog& catalog = MarkingCatalog::Get();
+  Rng rng(77);
+  for (int t = 0; t < 2000; ++t) {
+    uint32_t taken = 0;
+    const int cells = t % 26;
+    while (std::popcount(taken) < cells) taken |= 1u << rng.Below(25);
+    std::vector<int> expect, got;
+    for (int id = 0; id < catalog.size(); ++id)
+      if ((catalog.cells(id) & taken) == 0) expect.push_back(id);
+    const MarkingSet set = catalog.Avoiding(taken);
+    ForEachMarking(set, [&](int id) { got.push_back(id); });
+    ASSERT_EQ(got, expect) << "taken cells " << taken;
+    for (int id = 0; id < kMaxCatalogMarkings; ++id)
+      ASSERT_EQ(Contains(set, id), std::binary_search(expect.begin(), expect.end(), id));
+  }
+  int all = 0;
+  ForEachMarking(catalog.Avoiding(0), [&](int) { ++all; });
+  EXPECT_EQ(all, catalog.size());
+  ForEachMarking(catalog.Avoiding(kAllCells), [&](int id) { ADD_FAILURE() << id; });
+}
+
 // R3.5: no legal group -> the failure choices are the columns with a free cell.
 TEST(MarkingTest, FailureColumnsWhenNoMarkingExists) {
   // 111111 can only circle column 1, which is crossed out.

@@ -19,6 +19,7 @@
 #include "engine/dice_space.h"
 #include "engine/marking.h"
 #include "engine/rng.h"
+#include "engine/score.h"
 #include "gtest/gtest.h"
 #include "solver/advisor.h"
 #include "solver/distribution.h"
@@ -102,6 +103,44 @@ TEST(BestKeepsTest, FinalRollMassesAreEachTurns) {
   }
 }
 
+// The keeps-only turn solve (the distributions' batches) chooses as the
+// full one, on turns full of ties, with fewer turns than lanes too.
+TEST(BestKeepsTest, KeepsOfLanesAreTheFullSolvesKeeps) {
+  typedef double Lanes __attribute__((vector_size(kTurnBatch * sizeof(double))));
+  Rng rng(21);
+  for (int count = 1; count <= kTurnBatch; ++count) {
+    TurnValues turns[kTurnBatch];
+    std::array<std::array<int16_t, kNumRolls>, kRerolls> full[kTurnBatch], alone[kTurnBatch];
+    TurnValues* t[kTurnBatch];
+    std::array<std::array<int16_t, kNumRolls>, kRerolls>*f[kTurnBatch], *a[kTurnBatch];
+    alignas(64) Lanes lanes[kNumRolls];
+    for (int j = 0; j < kTurnBatch; ++j)
+      for (int r = 0; r < kNumRolls; ++r) {
+        turns[j].roll[0][r] = j % 2 ? rng.Below(3) : rng.Below(1000) / 7.0;
+        lanes[r][j] = turns[j < count ? j : 0].roll[0][r];  // idle lanes repeat lane 0
+      }
+    for (int j = 0; j < count; ++j) t[j] = &turns[j], f[j] = &full[j], a[j] = &alone[j];
+    SolveTurnsWithKeeps(t, count, f);
+    TurnKeepsOfLanes(reinterpret_cast<const double*>(lanes), count, a);
+    for (int j = 0; j < count; ++j) EXPECT_EQ(alone[j], full[j]) << "lane " << j;
+  }
+}
+
+// ScoreOfCodes (R6 by table lookups, the DP's leaves) is the score of the
+// sheet, for every threshold, on positions of every kind.
+TEST(BestKeepsTest, ScoreOfCodesIsTheSheetsScore) {
+  Rng rng(4);
+  for (int t = 0; t < 20000; ++t) {
+    const ColumnCodes codes = StateOfIndex(rng.Below(static_cast<uint32_t>(kNumSolitaireStates)));
+    for (int line_min = 1; line_min <= 5; ++line_min) {
+      Rules rules;
+      rules.line_min = line_min;
+      ASSERT_EQ(ScoreOfCodes(codes, rules), Score(SheetOfCodes(codes), rules))
+          << FormatSheet(SheetOfCodes(codes)) << " line-min " << line_min;
+    }
+  }
+}
+
 class SpreadTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -114,6 +153,42 @@ class SpreadTest : public ::testing::Test {
 };
 SolitaireTable* SpreadTest::values_ = nullptr;
 SpreadTable* SpreadTest::spreads_ = nullptr;
+
+// The choices alone (OptimalPolicy's batches) are DecideOptimalTurns'
+// choices, and its final-roll values those of the one-position
+// DecideOptimalTurn, on positions of the table and on their labellings in
+// place, batches of every size, with blocked rows too.
+TEST_F(SpreadTest, ChoicesAloneAreTheFullDecisions) {
+  Rng rng(6);
+  const SolitaireTable blocked = BuildSolitaireTable(Rules{}, kMaxFree, nullptr, 0b00101);
+  for (const SolitaireTable* table : {static_cast<const SolitaireTable*>(values_), &blocked}) {
+    std::vector<ColumnCodes> positions;
+    for (int64_t i = 0; i < kNumSolitaireStates && positions.size() < 400; ++i) {
+      const ColumnCodes codes = StateOfIndex(i);
+      if (!std::isnan(table->values()[i]) && rng.Below(8) == 0) positions.push_back(codes);
+    }
+    ASSERT_GT(positions.size(), 40u);
+    for (size_t i = 0; i < positions.size(); i += kTurnBatch) {
+      const int count = static_cast<int>(std::min<size_t>(kTurnBatch, positions.size() - i)) -
+                        static_cast<int>(i / kTurnBatch % 2);  // batches of 3 and 4, ...
+      if (count <= 0) continue;
+      TurnValues turns[kTurnBatch];
+      TurnChoices full[kTurnBatch], alone[kTurnBatch];
+      DecideOptimalTurns(*table, &positions[i], count, turns, full);
+      DecideOptimalChoices(*table, &positions[i], count, alone);
+      for (int j = 0; j < count; ++j) {
+        ASSERT_EQ(alone[j].action, full[j].action);
+        ASSERT_EQ(alone[j].keep, full[j].keep);
+        TurnValues one;
+        TurnChoices single;
+        DecideOptimalTurn(*table, positions[i + j], one, single);
+        ASSERT_EQ(one.roll[0], turns[j].roll[0]);
+        ASSERT_EQ(single.action, full[j].action);
+        ASSERT_EQ(single.keep, full[j].keep);
+      }
+    }
+  }
+}
 
 // 200 positions of the table with 4..6 free cells (spread over the index),
 // each in canonical labelling: the stored sd is the exact distribution's.

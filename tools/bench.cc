@@ -15,6 +15,7 @@
 #include "ai/ai_players.h"
 #include "ai/master.h"
 #include "solver/advisor.h"
+#include "solver/distribution.h"
 #include "solver/solitaire_dp.h"
 #include "tables/table_file.h"
 #include "solver/table_cache.h"
@@ -97,6 +98,88 @@ void BM_Hint(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_Hint)->Arg(2)->Arg(0)->Unit(benchmark::kMicrosecond);
+
+// The exact distributions' per-position work (issue 13, item 1), four
+// positions at a time as PropagateScores does: the optimal decision of every
+// roll (DecideOptimalTurns: final rolls, then SolveTurnsWithKeeps), its turn
+// part alone, and the forward dice law of the decided turns
+// (FinalRollMasses). BM_TurnStartValues is the table build's turn part on
+// the same final-roll values. Per batch of four.
+struct DecidedBatches {
+  std::vector<std::array<ColumnCodes, kTurnBatch>> codes;
+  std::vector<std::array<TurnValues, kTurnBatch>> turns;
+  std::vector<std::array<TurnChoices, kTurnBatch>> choices;
+  static const DecidedBatches& Get() {
+    static const DecidedBatches* const batches = [] {
+      auto* b = new DecidedBatches;
+      const std::vector<Sheet> sheets = SampleSheets(64);
+      for (size_t i = 0; i + kTurnBatch <= sheets.size(); i += kTurnBatch) {
+        b->codes.emplace_back();
+        b->turns.emplace_back();
+        b->choices.emplace_back();
+        for (int j = 0; j < kTurnBatch; ++j) b->codes.back()[j] = CodesInPlace(sheets[i + j]);
+        DecideOptimalTurns(Table(), b->codes.back().data(), kTurnBatch, b->turns.back().data(),
+                           b->choices.back().data());
+      }
+      return b;
+    }();
+    return *batches;
+  }
+};
+
+void BM_DecideTurns(benchmark::State& state) {
+  const DecidedBatches& b = DecidedBatches::Get();
+  std::array<TurnValues, kTurnBatch> turns;
+  std::array<TurnChoices, kTurnBatch> choices;
+  size_t i = 0;
+  for (auto _ : state) {
+    DecideOptimalTurns(Table(), b.codes[i++ % b.codes.size()].data(), kTurnBatch, turns.data(),
+                       choices.data());
+    benchmark::DoNotOptimize(choices.data());
+  }
+}
+BENCHMARK(BM_DecideTurns)->Unit(benchmark::kMicrosecond);
+
+void BM_SolveTurnsWithKeeps(benchmark::State& state) {
+  const DecidedBatches& b = DecidedBatches::Get();
+  std::vector<std::array<TurnValues, kTurnBatch>> turns = b.turns;
+  std::array<std::array<std::array<int16_t, kNumRolls>, kRerolls>, kTurnBatch> keeps;
+  size_t i = 0;
+  for (auto _ : state) {
+    std::array<TurnValues, kTurnBatch>& batch = turns[i++ % turns.size()];
+    TurnValues* t[kTurnBatch];
+    std::array<std::array<int16_t, kNumRolls>, kRerolls>* k[kTurnBatch];
+    for (int j = 0; j < kTurnBatch; ++j) t[j] = &batch[j], k[j] = &keeps[j];
+    SolveTurnsWithKeeps(t, kTurnBatch, k);
+    benchmark::DoNotOptimize(keeps.data());
+  }
+}
+BENCHMARK(BM_SolveTurnsWithKeeps)->Unit(benchmark::kMicrosecond);
+
+void BM_TurnStartValues(benchmark::State& state) {
+  const DecidedBatches& b = DecidedBatches::Get();
+  size_t i = 0;
+  double start[kTurnBatch];
+  for (auto _ : state) {
+    const std::array<TurnValues, kTurnBatch>& batch = b.turns[i++ % b.turns.size()];
+    const double* final[kTurnBatch];
+    for (int j = 0; j < kTurnBatch; ++j) final[j] = batch[j].roll[0].data();
+    TurnStartValues(final, kTurnBatch, start);
+    benchmark::DoNotOptimize(start);
+  }
+}
+BENCHMARK(BM_TurnStartValues)->Unit(benchmark::kMicrosecond);
+
+void BM_FinalRollMasses(benchmark::State& state) {
+  const DecidedBatches& b = DecidedBatches::Get();
+  std::array<std::array<double, kNumRolls>, kTurnBatch> masses;
+  size_t i = 0;
+  for (auto _ : state) {
+    FinalRollMasses(b.choices[i++ % b.choices.size()].data(), kTurnBatch, masses.data());
+    benchmark::DoNotOptimize(masses.data());
+  }
+}
+BENCHMARK(BM_FinalRollMasses)->Unit(benchmark::kMicrosecond);
 
 // Issue 11's budget for `master`: on 2 threads, median decision <= 250 ms
 // and 99th percentile <= 1 s. Plays seeded whole games of master (2 rollout
