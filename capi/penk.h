@@ -129,8 +129,10 @@ int penk_hint(penk_context* ctx, const char* sheet, const char* roll, int reroll
               const char* rules, const char* table, penk_ranked_action* actions,
               size_t capacity, size_t* count);
 /* The same as JSON: the object `penk hint --json` prints (values to 6
- * decimals), each action with its "sd" (API version 4; when the spread table
- * cannot be had, no "sd" and "sd_error" in the object instead). */
+ * decimals), each action with its "sd" (API version 4; with opponents too,
+ * the sd of the solitaire-optimal play valued by "value"; when the spread
+ * table cannot be had, or on the last turn of a sheet with two closed
+ * columns, no "sd" and "sd_error" in the object instead). */
 int penk_hint_json(penk_context* ctx, const char* sheet, const char* roll, int rerolls,
                    const char* rules, const char* table, char* buf, size_t size,
                    size_t* needed);

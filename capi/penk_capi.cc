@@ -263,10 +263,10 @@ int penk_hint_moments(penk_context* ctx, const char* sheet, const char* roll, in
   return Guard([&] {
     const HintQuery q = HintQueryOf(ctx, sheet, roll, rerolls, rules, table, objective, actions,
                                     capacity, count);
-    std::string error;
-    const std::vector<penk::ActionMoments> m = ctx->session->Moments(
-        q.sheet, q.roll, rerolls, q.rules, Opt(table), q.objective, q.ranked, error);
-    if (m.size() != q.ranked.size()) Fail(ErrorCode::kTable, error);
+    const absl::StatusOr<std::vector<penk::ActionMoments>> moments = ctx->session->Moments(
+        q.sheet, q.roll, rerolls, q.rules, Opt(table), q.objective, q.ranked);
+    if (!moments.ok()) Fail(ErrorCode::kTable, std::string(moments.status().message()));
+    const std::vector<penk::ActionMoments>& m = *moments;
     *count = q.ranked.size();
     for (size_t i = 0; i < q.ranked.size() && i < capacity; ++i) {
       CopyActionText(q.ranked[i].action, actions[i].action);
@@ -321,10 +321,12 @@ int penk_hint_multi_json(penk_context* ctx, const char* sheet, const char* roll,
     std::vector<double> win;
     if (!opp.empty())
       win = ctx->session->RankForWinOrFail(s, d, rerolls, r, opp, last_round != 0, seat, turns, ranked);
-    // Alone, each action's sd (issue 13), as `penk hint --json` and the engine.
-    std::string sd_error;
-    std::vector<penk::ActionMoments> moments;
-    if (opp.empty()) moments = ctx->session->Moments(s, d, rerolls, r, Opt(table), {}, ranked, sd_error);
+    // Each action's sd (issue 13), as `penk hint --json` and the engine;
+    // with opponents the sd of the solitaire-optimal play valued by "value".
+    const absl::StatusOr<std::vector<penk::ActionMoments>> moments_or =
+        ctx->session->Moments(s, d, rerolls, r, Opt(table), {}, ranked);
+    const std::vector<penk::ActionMoments> moments =
+        moments_or.ok() ? *moments_or : std::vector<penk::ActionMoments>{};
     nlohmann::ordered_json actions = nlohmann::ordered_json::array();
     for (size_t i = 0; i < ranked.size(); ++i) {
       nlohmann::ordered_json a = {{"action", penk::FormatAction(ranked[i].action)}};
@@ -342,7 +344,7 @@ int penk_hint_multi_json(penk_context* ctx, const char* sheet, const char* roll,
       out["last_round"] = last_round != 0;
     }
     out["actions"] = actions;
-    if (opp.empty() && moments.empty()) out["sd_error"] = sd_error;
+    if (!moments_or.ok()) out["sd_error"] = std::string(moments_or.status().message());
     CopyOut(out.dump(), buf, size, needed);
   });
 }

@@ -204,20 +204,16 @@ Session::SpreadsFor(const Rules& rules, const Sheet& sheet, const std::string& p
   return std::make_pair(table, shared);
 }
 
-std::vector<ActionMoments> Session::Moments(const Sheet& sheet, const Dice& roll, int rerolls,
-                                            const Rules& rules, const std::string& table_path,
-                                            Objective objective,
-                                            const std::vector<RankedAction>& ranked,
-                                            std::string& error) {
+absl::StatusOr<std::vector<ActionMoments>> Session::Moments(
+    const Sheet& sheet, const Dice& roll, int rerolls, const Rules& rules,
+    const std::string& table_path, Objective objective, const std::vector<RankedAction>& ranked) {
+  if (sheet.ClosedColumns() >= 2)  // the last turn of a finished sheet (R5.2)
+    return absl::FailedPreconditionError(absl::StrCat(
+        "sheet ", FormatSheet(sheet), " has two closed columns: spread tables cover live "
+        "positions only, so its last turn has no sd"));
   auto pair = SpreadsFor(rules, sheet, table_path, objective);
-  absl::StatusOr<std::vector<ActionMoments>> m =
-      pair.ok() ? RankedMoments(*pair->first, *pair->second, sheet, roll, rerolls, ranked)
-                : absl::StatusOr<std::vector<ActionMoments>>(pair.status());
-  if (!m.ok()) {
-    error = std::string(m.status().message());
-    return {};
-  }
-  return *std::move(m);
+  if (!pair.ok()) return pair.status();
+  return RankedMoments(*pair->first, *pair->second, sheet, roll, rerolls, ranked);
 }
 
 std::optional<ActionMoments> Session::SheetMoments(const Sheet& sheet, const Rules& rules,
@@ -734,14 +730,29 @@ json BestActionJson(Session& s, GameSession& g, const std::string& level, bool a
   return out;
 }
 
+// Each action's moments into out["actions"] (in ranked order, as many as
+// are shown), or, when they cannot be had, the reason in "sd_error".
+void AddMoments(absl::StatusOr<std::vector<ActionMoments>> moments, Objective objective,
+                json& out) {
+  if (!moments.ok()) {
+    out["sd_error"] = std::string(moments.status().message());
+    return;
+  }
+  for (size_t i = 0; i < moments->size() && i < out["actions"].size(); ++i) {
+    if (objective.is_target()) out["actions"][i]["mean"] = RoundValue((*moments)[i].mean);
+    out["actions"][i]["sd"] = RoundValue((*moments)[i].sd);
+  }
+}
+
 json GameHintJson(Session& s, const GameSession& g, const std::string& table, int64_t top) {
   std::vector<double> win;
   std::vector<RankedAction> ranked = s.HintForGame(g, table, win);
   const Game& game = g.game();
+  const int rerolls = game.phase() == Phase::kKeep ? game.rerolls_left() : 0;
   json out = {{"player", game.current()},
               {"sheet", FormatSheet(game.sheet(game.current()))},
               {"roll", FormatDice(game.dice())},
-              {"rerolls", game.phase() == Phase::kKeep ? game.rerolls_left() : 0}};
+              {"rerolls", rerolls}};
   if (game.players() > 1) {
     json opp = json::array();
     for (int i = 1; i < game.players(); ++i)
@@ -750,6 +761,10 @@ json GameHintJson(Session& s, const GameSession& g, const std::string& table, in
     out["last_round"] = game.last_round();
   }
   out["actions"] = ActionsJson(ranked, win, top);
+  // The sd of the solitaire-optimal play whose mean is each action's value.
+  AddMoments(s.Moments(game.sheet(game.current()), game.dice(), rerolls, game.rules(), table, {},
+                       ranked),
+             {}, out);
   return out;
 }
 
@@ -972,17 +987,9 @@ json CmdHint(Session& s, const Request& r) {
   }
   if (objective.is_target()) out["objective"] = FormatObjective(objective);
   out["actions"] = ActionsJson(ranked, win, top);
-  // Alone, each action's sd (and a target's mean), as `penk hint --json`.
-  if (opponents.empty()) {
-    std::string error;
-    const std::vector<ActionMoments> moments =
-        s.Moments(sheet, roll, rerolls, rules, table, objective, ranked, error);
-    if (moments.empty()) out["sd_error"] = error;
-    for (size_t i = 0; i < moments.size() && i < out["actions"].size(); ++i) {
-      if (objective.is_target()) out["actions"][i]["mean"] = RoundValue(moments[i].mean);
-      out["actions"][i]["sd"] = RoundValue(moments[i].sd);
-    }
-  }
+  // Each action's sd (and a target's mean), as `penk hint --json`; with
+  // opponents the sd of the solitaire-optimal play whose mean is "value".
+  AddMoments(s.Moments(sheet, roll, rerolls, rules, table, objective, ranked), objective, out);
   if (rollouts.trials > 0) {
     WinQuery query{sheet, opponents, rules, last_round, seat, turns};
     absl::StatusOr<Game> game = GameOfWinQuery(query, roll, rerolls);

@@ -141,13 +141,16 @@ class Session {
   // `ranked` (from Hint on the same arguments), the table's policy playing on
   // (solver/score_spread.h; a target's means are not its values). The spread
   // table is read beside the value table, or built (as tables are: saved in
-  // the table folder, only when building is on); when it cannot be had, the
-  // reason goes to `error` and the result is empty: a hint does not fail for
-  // its sd.
-  std::vector<ActionMoments> Moments(const Sheet& sheet, const Dice& roll, int rerolls,
-                                     const Rules& rules, const std::string& table_path,
-                                     Objective objective, const std::vector<RankedAction>& ranked,
-                                     std::string& error);
+  // the table folder, only when building is on). An error when it cannot be
+  // had, or for the last turn of a sheet with two closed columns (with
+  // opponents, R5.2): the caller reports it beside the hint (a hint does not
+  // fail for its sd). With opponents, the sd of the solitaire-optimal play
+  // whose mean is the hint's "value".
+  absl::StatusOr<std::vector<ActionMoments>> Moments(const Sheet& sheet, const Dice& roll,
+                                                     int rerolls, const Rules& rules,
+                                                     const std::string& table_path,
+                                                     Objective objective,
+                                                     const std::vector<RankedAction>& ranked);
   // The same at the start of a turn on `sheet`: {mean, sd}; a finished sheet's
   // score with sd 0. Empty with `error` as above.
   std::optional<ActionMoments> SheetMoments(const Sheet& sheet, const Rules& rules,

@@ -350,6 +350,10 @@ TEST(CApiMultiplayer, HintMultiJsonMatchesPenkHintOpponent) {
   // A position a game can reach (R4.2): no line completed on either sheet.
   const char* mover = "oooo./ooo.o/oo.oo/o.ooo/.oooo";
   const char* opponent = ".oooo/o.ooo/oo.oo/ooo.o/oooo.";
+  // The CLI builds the folder's spread table (each action's sd) and saves
+  // it; the context, not building, then reads it.
+  RunPenk("PENK_TABLE_DIR=" + dir, std::string("hint --json --sheet ") + mover +
+                                       " --roll 12345J --opponent " + opponent);
   std::vector<char> buf(1 << 16);
   size_t needed = 0;
   ASSERT_EQ(penk_hint_multi_json(ctx, mover, "12345J", 1, nullptr, nullptr, opponent, 0, 1,

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -562,6 +563,10 @@ TEST_F(EngineTables, HintWithOpponentsEqualsPenkHintOpponent) {
   // A position a game can reach (R4.2): no line completed on either sheet.
   const char* mover = "oooo./ooo.o/oo.oo/o.ooo/.oooo";
   const char* opponent = ".oooo/o.ooo/oo.oo/ooo.o/oooo.";
+  // The CLI builds the folder's spread table (each action's sd) and saves
+  // it; the engine, not building, then reads it.
+  RunPenk(std::string("hint --json --sheet ") + mover + " --roll 12345J --opponent " + opponent,
+          "PENK_TABLE_DIR=" + dir);
   // Two columns closed by failures: the last round (R5.2).
   const char* closing = "xx.oo/xxo.o/xxoo./xxooo/xxooo";
   for (int rerolls : {1, 0}) {
@@ -588,6 +593,28 @@ TEST_F(EngineTables, HintWithOpponentsEqualsPenkHintOpponent) {
                                      opponent + " --seat 2 --turn 5 --top 5",
                                  "PENK_TABLE_DIR=" + dir));
   EXPECT_EQ(r["result"], cli);
+  // Each action's sd is the solitaire hint's for that action (the play whose
+  // mean "value" is), whatever the re-ranking by the chance of winning; on
+  // the last turn of a sheet with two closed columns, the reason instead.
+  {
+    json multi = Hint(s, {{"sheet", mover}, {"roll", "3335JJ"}, {"rerolls", 2},
+                          {"opponents", {opponent}}});
+    json solo = Hint(s, {{"sheet", mover}, {"roll", "3335JJ"}, {"rerolls", 2}});
+    ASSERT_TRUE(multi.contains("result") && solo.contains("result")) << multi << solo;
+    std::map<std::string, json> solo_sd;
+    for (const json& a : solo["result"]["actions"]) solo_sd[a["action"]] = a["sd"];
+    ASSERT_EQ(multi["result"]["actions"].size(), solo_sd.size());
+    for (const json& a : multi["result"]["actions"]) {
+      ASSERT_TRUE(a.contains("sd")) << a;
+      EXPECT_EQ(a["sd"], solo_sd[a["action"]]) << a;
+    }
+    json last = Hint(s, {{"sheet", closing}, {"roll", "12345J"}, {"rerolls", 0},
+                         {"opponents", {opponent}}, {"last_round", true}});
+    ASSERT_TRUE(last.contains("result")) << last;
+    EXPECT_FALSE(last["result"]["actions"][0].contains("sd"));
+    EXPECT_NE(last["result"].value("sd_error", "").find("two closed columns"), std::string::npos)
+        << last;
+  }
   // Errors of the multiplayer fields.
   auto code = [&](json f) {
     f["sheet"] = mover;

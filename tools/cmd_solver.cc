@@ -7,6 +7,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_format.h"
+#include "nlohmann/json.hpp"
 #include "ai/ai_players.h"
 #include "ai/bot.h"
 #include "ai/rollout.h"
@@ -278,12 +279,30 @@ void RunRolloutHint(const HintArgs& a, const Sheet& sheet, const Dice& roll, con
   }
 }
 
-void RunMultiplayerHint(const HintArgs& a, const Sheet& sheet, const Dice& roll,
-                        const Rules& rules, std::vector<RankedAction>& ranked) {
+// With opponents, the sd beside each action's value: the solitaire-optimal
+// play on the mover's sheet (its blocked rows) whose mean the value is. None
+// on the last turn of a sheet with two closed columns (R5.2): spread tables
+// cover live positions only.
+absl::StatusOr<std::vector<ActionMoments>> MultiplayerMoments(
+    const HintArgs& a, const SolitaireTable& table, const Sheet& sheet, const Dice& roll,
+    const std::vector<RankedAction>& ranked) {
+  if (sheet.ClosedColumns() >= 2)
+    return absl::FailedPreconditionError(absl::StrCat(
+        "sheet ", FormatSheet(sheet), " has two closed columns: spread tables cover live "
+        "positions only, so its last turn has no sd"));
+  absl::StatusOr<SpreadTable> spreads = LoadOrBuildSpreadTable(table, a.table);
+  if (!spreads.ok()) return spreads.status();
+  return RankedMoments(table, *spreads, sheet, roll, a.rerolls, ranked);
+}
+
+void RunMultiplayerHint(const HintArgs& a, const SolitaireTable& table, const Sheet& sheet,
+                        const Dice& roll, const Rules& rules, std::vector<RankedAction>& ranked) {
   const std::shared_ptr<TableCache> tables = CommandTableCache(a.table_cache_mb);
   const std::vector<double> win = ExpertEstimates(a, sheet, roll, rules, ranked, tables);
   if (a.rollouts > 0) return RunRolloutHint(a, sheet, roll, rules, ranked, win, tables);
   size_t shown = a.top > 0 ? std::min<size_t>(a.top, ranked.size()) : ranked.size();
+  const absl::StatusOr<std::vector<ActionMoments>> moments =
+      MultiplayerMoments(a, table, sheet, roll, ranked);
   if (a.json) {
     std::string s = absl::StrFormat(R"({"sheet":"%s","roll":"%s","rerolls":%d,"opponents":[)",
                                     FormatSheet(sheet), FormatDice(roll), a.rerolls);
@@ -291,26 +310,40 @@ void RunMultiplayerHint(const HintArgs& a, const Sheet& sheet, const Dice& roll,
       absl::StrAppendFormat(&s, R"(%s"%s")", i ? "," : "", FormatSheet(*ParseSheet(a.opponents[i])));
     absl::StrAppendFormat(&s, R"(],"last_round":%s,"actions":[)",
                           a.last_round ? "true" : "false");
-    for (size_t i = 0; i < shown; ++i)
-      absl::StrAppendFormat(&s, R"(%s{"action":"%s","win":%.6f,"value":%.6f})", i ? "," : "",
+    for (size_t i = 0; i < shown; ++i) {
+      absl::StrAppendFormat(&s, R"(%s{"action":"%s","win":%.6f,"value":%.6f)", i ? "," : "",
                             FormatAction(ranked[i].action), win[i], ranked[i].value);
-    std::printf("%s]}\n", s.c_str());
+      if (moments.ok()) absl::StrAppendFormat(&s, R"(,"sd":%.6f)", (*moments)[i].sd);
+      s += "}";
+    }
+    s += "]";
+    if (!moments.ok())
+      absl::StrAppendFormat(&s, R"(,"sd_error":%s)",
+                            nlohmann::json(std::string(moments.status().message())).dump());
+    std::printf("%s}\n", s.c_str());
     return;
   }
   std::printf("sheet %s  roll %s  rerolls left %d\n", FormatSheet(sheet).c_str(),
               FormatDice(roll).c_str(), a.rerolls);
   for (const std::string& o : a.opponents) std::printf("opponent %s\n", o.c_str());
   std::printf("ranked by expert's estimate of the probability of winning%s, then value, then "
-              "fewer dice rerolled; value: expected final score (solitaire-optimal)\n",
+              "fewer dice rerolled; value: expected final score (solitaire-optimal), sd: its "
+              "standard deviation under that play\n",
               a.last_round ? " (last round: exact)" : "");
   std::printf("win: the fast estimate, calibrated on self-play (docs/AI.md); --rollouts N plays "
               "the candidates out for a win share with its 95%% interval\n");
+  if (!moments.ok())
+    std::printf("sd: not available: %s\n", std::string(moments.status().message()).c_str());
   const char* what = ChoiceHeading(a.rerolls, ranked);
-  std::printf("%4s  %-12s %8s %12s\n", "rank", what, "win", "value");
+  std::printf("%4s  %-12s %8s %12s", "rank", what, "win", "value");
+  if (moments.ok()) std::printf(" %10s", "sd");
+  std::printf("\n");
   for (size_t i = 0; i < shown; ++i) {
     const std::string name = ShownAction(ranked[i].action, a.rerolls);
-    std::printf("%4zu  %-12s %7.2f%% %12.6f\n", i + 1, name.c_str(), 100 * win[i],
+    std::printf("%4zu  %-12s %7.2f%% %12.6f", i + 1, name.c_str(), 100 * win[i],
                 ranked[i].value);
+    if (moments.ok()) std::printf(" %10.6f", (*moments)[i].sd);
+    std::printf("\n");
   }
   if (shown < ranked.size()) std::printf("(%zu more; --top 0 shows all)\n", ranked.size() - shown);
 }
@@ -337,7 +370,7 @@ void RunHint(const HintArgs& a) {
       table, sheet, roll, a.rerolls,
       a.opponents.empty() ? FinishedSheet::kRefuse : FinishedSheet::kLastTurns));
   if (!a.opponents.empty()) {
-    RunMultiplayerHint(a, sheet, roll, rules, ranked);
+    RunMultiplayerHint(a, table, sheet, roll, rules, ranked);
     return;
   }
   size_t shown = a.top > 0 ? std::min<size_t>(a.top, ranked.size()) : ranked.size();
