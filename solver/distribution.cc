@@ -11,6 +11,7 @@
 #include "engine/marking.h"
 #include "engine/rng.h"
 #include "solver/advisor.h"
+#include "solver/marking_lanes.h"
 
 namespace penk {
 namespace {
@@ -150,21 +151,12 @@ struct Worker {
 
 namespace {
 
-typedef double Lanes __attribute__((vector_size(kTurnBatch * sizeof(double))));
 // Marking ids per lane, and the masks of comparisons of Lanes: the same width.
 typedef int64_t LaneInts __attribute__((vector_size(kTurnBatch * sizeof(int64_t))));
 
-// DecideFinalRolls' buffers, one per thread (on the heap: about 80 KB).
+// DecideFinalRolls' buffers, one per thread (on the heap: about 110 KB).
 struct DecideScratch {
-  // successor[id * kTurnBatch + j]: the table index of the position after
-  // catalog marking id in lane j, or -1 (the game ends: its value is
-  // leaf[...]); written for the markings legal in lane j only.
-  int32_t successor[kMaxCatalogMarkings * kTurnBatch];
-  double leaf[kMaxCatalogMarkings * kTurnBatch];
-  // The markings legal in some lane, and their values per lane (kIllegal
-  // where not legal).
-  uint16_t marking[kMaxCatalogMarkings];
-  alignas(64) Lanes value[kMaxCatalogMarkings];
+  MarkingLanes lanes;
   alignas(64) Lanes final[kNumRolls];
   alignas(64) LaneInts action[kNumRolls];
 };
@@ -184,49 +176,17 @@ struct DecideScratch {
 PENK_HOT void DecideFinalRolls(const SolitaireTable& table, const ColumnCodes* codes, int count,
                                TurnValues* const* turns, TurnChoices* out, DecideScratch& s) {
   const MarkingCatalog& catalog = MarkingCatalog::Get();
-  const uint32_t rows = table.blocked_rows();
-  const double* const values = table.values().data();
-  Sheet sheets[kTurnBatch];
-  MarkingSet legal[kTurnBatch];
-  MarkingSet any{};
-  for (int j = 0; j < count; ++j) {
-    sheets[j] = SheetOfCodes(codes[j], rows);
-    legal[j] = catalog.Avoiding(~sheets[j].free());
-    for (size_t w = 0; w < any.size(); ++w) any[w] |= legal[j][w];
-    ForEachMarking(legal[j], [&](int id) {
-      const int i = id * kTurnBatch + j;
-      ColumnCodes c = CodesAfterMarking(codes[j], catalog.cells(id), rows);
-      SortCodes(c);
-      if (CodeClosed(c[3])) {  // two closed columns: over (R5.2), as ValueOfCodes
-        s.successor[i] = -1;
-        s.leaf[i] = table.objective().Leaf(ScoreOfCodes(c, table.rules()));
-      } else {
-        s.successor[i] = static_cast<int32_t>(StateIndex(c));
-        __builtin_prefetch(&values[s.successor[i]]);
-      }
-    });
-  }
-  int n = 0;
-  ForEachMarking(any, [&](int id) {
-    Lanes v;
-    for (int j = 0; j < kTurnBatch; ++j) {
-      const int p = j < count ? j : 0;  // idle lanes repeat lane 0
-      const int i = id * kTurnBatch + p;
-      if (!Contains(legal[p], id)) v[j] = kIllegal;
-      else if (s.successor[i] >= 0) v[j] = values[s.successor[i]];
-      else v[j] = s.leaf[i];
-    }
-    s.marking[n] = static_cast<uint16_t>(id);
-    s.value[n++] = v;
-  });
+  MarkingLanes& lanes = s.lanes;
+  FindMarkingLanes(table, codes, count, lanes);
+  const Sheet* const sheets = lanes.sheets;
   for (int r = 0; r < kNumRolls; ++r) {
     s.final[r] = Lanes{} + kIllegal;
     s.action[r] = LaneInts{};
   }
-  for (int i = 0; i < n; ++i) {
-    const Lanes v = s.value[i];
-    const LaneInts id = LaneInts{} + s.marking[i];
-    for (uint16_t r : catalog.RollsOf(s.marking[i])) {
+  for (int i = 0; i < lanes.markings; ++i) {
+    const Lanes v = lanes.value[i];
+    const LaneInts id = LaneInts{} + lanes.marking[i];
+    for (uint16_t r : catalog.RollsOf(lanes.marking[i])) {
       const LaneInts take = v > s.final[r];
       s.final[r] = take ? v : s.final[r];
       s.action[r] = take ? id : s.action[r];

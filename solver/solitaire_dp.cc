@@ -14,6 +14,7 @@
 #include "engine/dispatch.h"
 #include "engine/marking.h"
 #include "engine/score.h"
+#include "solver/marking_lanes.h"
 #include "solver/turn_solver.h"
 
 namespace penk {
@@ -70,24 +71,9 @@ struct MarkingScratch {
       sheet, [&](int v) { return table.ValueOfCodes(CodesAfterFailure(codes, v)); }, out);
 }
 
-// kTurnBatch doubles, one position per lane, as the turn solver's lanes.
-typedef double Lanes __attribute__((vector_size(kTurnBatch * sizeof(double))));
-
 // SolveBatch's buffers, one per thread.
 struct BatchScratch {
-  static constexpr int32_t kEnds = -1;
-  // successor[id * kTurnBatch + j]: the table index of the position after
-  // catalog marking id in lane j, or kEnds (the game ends: its value is
-  // leaf[...]); written for the markings legal in lane j only.
-  std::vector<int32_t> successor = std::vector<int32_t>(kTurnBatch * MarkingCatalog::Get().size());
-  std::vector<double> leaf = std::vector<double>(kTurnBatch * MarkingCatalog::Get().size());
-  // The markings legal in some lane, and their values per lane (kIllegal in
-  // a lane where the marking is not legal).
-  std::vector<uint16_t> marking = std::vector<uint16_t>(MarkingCatalog::Get().size());
-  // Arrays, not std::vector<Lanes>: a vector type as a template argument
-  // loses its alignment (GCC ignores its attributes there), and the aligned
-  // vector stores then fault.
-  alignas(64) Lanes value[kMaxCatalogMarkings];
+  MarkingLanes lanes;
   alignas(64) Lanes final_rolls[kNumRolls];
 };
 
@@ -113,50 +99,16 @@ typedef int64_t LaneMask __attribute__((vector_size(kTurnBatch * sizeof(int64_t)
 PENK_HOT void SolveBatch(const SolitaireTable& table, const int32_t* states, int count,
                          BatchScratch& scratch, double* start) {
   const MarkingCatalog& catalog = MarkingCatalog::Get();
-  const double* const values = table.values().data();
-  int32_t* const successor = scratch.successor.data();
-  double* const leaf = scratch.leaf.data();
   ColumnCodes codes[kTurnBatch];
-  Sheet sheets[kTurnBatch];
-  MarkingSet legal[kTurnBatch];
-  MarkingSet any{};
-  for (int j = 0; j < count; ++j) {
-    codes[j] = StateOfIndex(states[j]);
-    sheets[j] = SheetOfCodes(codes[j], table.blocked_rows());
-    legal[j] = catalog.Avoiding(~sheets[j].free());
-    for (size_t w = 0; w < any.size(); ++w) any[w] |= legal[j][w];
-    ForEachMarking(legal[j], [&](int id) {
-      int32_t& next = successor[id * kTurnBatch + j];
-      ColumnCodes c = CodesAfterMarking(codes[j], catalog.cells(id), table.blocked_rows());
-      SortCodes(c);
-      if (CodeClosed(c[3])) {  // two closed columns: over (R5.2), as ValueOfCodes
-        next = BatchScratch::kEnds;
-        leaf[id * kTurnBatch + j] = table.objective().Leaf(ScoreOfCodes(c, table.rules()));
-      } else {
-        const int64_t index = StateIndex(c);
-        __builtin_prefetch(&values[index]);
-        next = static_cast<int32_t>(index);
-      }
-    });
-  }
-  int n = 0;
-  ForEachMarking(any, [&](int id) {
-    Lanes v;
-    for (int j = 0; j < kTurnBatch; ++j) {
-      const int p = j < count ? j : 0;  // idle lanes repeat lane 0
-      const int i = id * kTurnBatch + p;
-      if (!Contains(legal[p], id)) v[j] = kIllegal;
-      else if (successor[i] >= 0) v[j] = values[successor[i]];
-      else v[j] = leaf[i];
-    }
-    scratch.marking[n] = static_cast<uint16_t>(id);
-    scratch.value[n++] = v;
-  });
+  for (int j = 0; j < count; ++j) codes[j] = StateOfIndex(states[j]);
+  MarkingLanes& lanes = scratch.lanes;
+  FindMarkingLanes(table, codes, count, lanes);
+  const Sheet* const sheets = lanes.sheets;
   Lanes* const out = scratch.final_rolls;
   std::fill(out, out + kNumRolls, Lanes{} + kIllegal);
-  for (int i = 0; i < n; ++i) {
-    const Lanes v = scratch.value[i];
-    for (uint16_t r : catalog.RollsOf(scratch.marking[i])) out[r] = v > out[r] ? v : out[r];
+  for (int i = 0; i < lanes.markings; ++i) {
+    const Lanes v = lanes.value[i];
+    for (uint16_t r : catalog.RollsOf(lanes.marking[i])) out[r] = v > out[r] ? v : out[r];
   }
   // R3.5: a roll that forms no legal group takes the best failure. Which
   // lanes have such a roll, by vector comparisons (a scan of each lane's

@@ -1,0 +1,91 @@
+// The legal markings of up to kTurnBatch positions and their successors'
+// values, one position per SIMD lane: the first half of the DP's batches
+// (solver/solitaire_dp.cc, SolveBatch) and of the distributions' decisions
+// (solver/distribution.cc, DecideFinalRolls), which then scatter the values
+// to the rolls that form each marking, the DP keeping the maxima, the
+// decisions the maxima and the markings.
+#ifndef PENK_SOLVER_MARKING_LANES_H_
+#define PENK_SOLVER_MARKING_LANES_H_
+
+#include <cstdint>
+
+#include "engine/marking.h"
+#include "engine/sheet.h"
+#include "solver/solitaire_dp.h"
+#include "solver/solitaire_state.h"
+#include "solver/turn_solver.h"
+
+namespace penk {
+
+// kTurnBatch doubles, one position per lane, as the turn solver's lanes.
+typedef double Lanes __attribute__((vector_size(kTurnBatch * sizeof(double))));
+
+// FindMarkingLanes' result and buffers, one per thread (about 80 KB: on the
+// heap). Arrays, not std::vector<Lanes>: a vector type as a template argument
+// loses its alignment (GCC ignores its attributes there), and aligned vector
+// stores then fault.
+struct MarkingLanes {
+  // The sheets of the lanes (their codes' sheets, with the table's blocked rows).
+  Sheet sheets[kTurnBatch];
+  // The markings legal in some lane, in catalog order, and their values per
+  // lane: the table's value of the position after the marking, a finished
+  // game's leaf, or kIllegal in a lane where the marking is not legal.
+  int markings = 0;
+  uint16_t marking[kMaxCatalogMarkings];
+  alignas(64) Lanes value[kMaxCatalogMarkings];
+  // successor[id * kTurnBatch + j]: the table index of the position after
+  // catalog marking id in lane j, or -1 (the game ends: its value is
+  // leaf[...]); written for the markings legal in lane j only.
+  int32_t successor[kMaxCatalogMarkings * kTurnBatch];
+  double leaf[kMaxCatalogMarkings * kTurnBatch];
+};
+
+// Fills `out` for the positions codes[0 .. count) (live, valued by `table`;
+// idle lanes repeat lane 0). Every legal marking's successor is found and its
+// table entry prefetched before any is read: the lookups' cache misses (a
+// 14.5 MB table) overlap. The same values as ValueOfCodes, bit for bit.
+// Always inlined: it runs inside its callers' dispatched clones.
+[[gnu::always_inline]] inline void FindMarkingLanes(const SolitaireTable& table,
+                                                    const ColumnCodes* codes, int count,
+                                                    MarkingLanes& out) {
+  const MarkingCatalog& catalog = MarkingCatalog::Get();
+  const uint32_t rows = table.blocked_rows();
+  const double* const values = table.values().data();
+  MarkingSet legal[kTurnBatch];
+  MarkingSet any{};
+  for (int j = 0; j < count; ++j) {
+    out.sheets[j] = SheetOfCodes(codes[j], rows);
+    legal[j] = catalog.Avoiding(~out.sheets[j].free());
+    for (size_t w = 0; w < any.size(); ++w) any[w] |= legal[j][w];
+    ForEachMarking(legal[j], [&](int id) {
+      const int i = id * kTurnBatch + j;
+      ColumnCodes c = CodesAfterMarking(codes[j], catalog.cells(id), rows);
+      SortCodes(c);
+      if (CodeClosed(c[3])) {  // two closed columns: over (R5.2), as ValueOfCodes
+        out.successor[i] = -1;
+        out.leaf[i] = table.objective().Leaf(ScoreOfCodes(c, table.rules()));
+      } else {
+        out.successor[i] = static_cast<int32_t>(StateIndex(c));
+        __builtin_prefetch(&values[out.successor[i]]);
+      }
+    });
+  }
+  int n = 0;
+  ForEachMarking(any, [&](int id) {
+    Lanes v;
+    for (int j = 0; j < kTurnBatch; ++j) {
+      const int p = j < count ? j : 0;  // idle lanes repeat lane 0
+      const int i = id * kTurnBatch + p;
+      if (!Contains(legal[p], id)) v[j] = kIllegal;
+      else if (out.successor[i] >= 0) v[j] = values[out.successor[i]];
+      else v[j] = out.leaf[i];
+    }
+    out.marking[n] = static_cast<uint16_t>(id);
+    out.value[n++] = v;
+  });
+  out.markings = n;
+}
+
+}  // namespace penk
+
+#endif  // PENK_SOLVER_MARKING_LANES_H_
