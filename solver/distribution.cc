@@ -23,7 +23,7 @@ class Optimal : public TurnPolicy {
   std::unique_ptr<TurnPolicy> Clone() const override { return std::make_unique<Optimal>(table_); }
   uint32_t blocked_rows() const override { return table_.blocked_rows(); }
   void Decide(const ColumnCodes& codes, TurnChoices& out) override {
-    DecideOptimalTurn(table_, codes, turn_[0], out);
+    DecideOptimalTurn(table_, codes, turn_, out);
   }
   void DecideBatch(const ColumnCodes* codes, int count, TurnChoices* out) override {
     DecideOptimalChoices(table_, codes, count, out);
@@ -31,7 +31,7 @@ class Optimal : public TurnPolicy {
 
  private:
   const SolitaireTable& table_;
-  std::array<TurnValues, 1> turn_;
+  TurnValues turn_;
 };
 
 // One position's transitions: successor (state index, or -(score + 1) for a
@@ -74,9 +74,9 @@ PENK_HOT void AddRolls(const TurnChoices* choices, const std::array<double, kNum
 }
 
 // One position's transitions from the masses of its actions (ActionSums,
-// cleared on return), in action slot order: the actions with mass found by
-// vector comparisons, not a branch per roll (mispredicted at random, most of
-// the time of the transitions, perf). PENK_HOT: the popcounts and the codes'
+// cleared on return), in action slot order: the actions with mass found by a
+// branch-free compaction, not a branch per roll ("is this action new",
+// mispredicted at random, most of the time of the transitions, perf). PENK_HOT: the popcounts and the codes'
 // arithmetic inline, in the clones (out of them, every popcount was a
 // library call).
 PENK_HOT void PositionTransitions(const ColumnCodes& codes, int free, uint32_t blocked_rows,
@@ -151,9 +151,6 @@ struct Worker {
 
 namespace {
 
-// Marking ids per lane, and the masks of comparisons of Lanes: the same width.
-typedef int64_t LaneInts __attribute__((vector_size(kTurnBatch * sizeof(int64_t))));
-
 // DecideFinalRolls' buffers, one per thread (on the heap: about 110 KB).
 struct DecideScratch {
   MarkingLanes lanes;
@@ -178,7 +175,6 @@ PENK_HOT void DecideFinalRolls(const SolitaireTable& table, const ColumnCodes* c
   const MarkingCatalog& catalog = MarkingCatalog::Get();
   MarkingLanes& lanes = s.lanes;
   FindMarkingLanes(table, codes, count, lanes);
-  const Sheet* const sheets = lanes.sheets;
   for (int r = 0; r < kNumRolls; ++r) {
     s.final[r] = Lanes{} + kIllegal;
     s.action[r] = LaneInts{};
@@ -192,25 +188,12 @@ PENK_HOT void DecideFinalRolls(const SolitaireTable& table, const ColumnCodes* c
       s.action[r] = take ? id : s.action[r];
     }
   }
-  LaneInts failing{};
-  for (int r = 0; r < kNumRolls; ++r) failing |= s.final[r] == kIllegal;
   // R3.5: per lane the first best failure column among FailureColumns (by
   // face), worked out only if some roll forms no legal group.
-  Lanes fail_value = Lanes{} + kIllegal;
-  LaneInts fail_action{};
-  for (int j = 0; j < kTurnBatch; ++j) {
-    if (!failing[j]) continue;
-    const int p = j < count ? j : 0;  // idle lanes repeat lane 0
-    int fail_face = 0;
-    for (int v : FailureColumns(sheets[p])) {
-      const double x = table.ValueOfCodes(CodesAfterFailure(codes[p], v));
-      if (fail_face == 0 || x > fail_value[j]) {
-        fail_face = v;
-        fail_value[j] = x;
-      }
-    }
-    fail_action[j] = -fail_face;
-  }
+  Lanes fail_value;
+  LaneInts fail_face;
+  BestFailures(table, codes, count, lanes, s.final, fail_value, fail_face);
+  const LaneInts fail_action = -fail_face;
   for (int r = 0; r < kNumRolls; ++r) {
     const LaneInts fails = s.final[r] == kIllegal;
     s.final[r] = fails ? fail_value : s.final[r];

@@ -86,6 +86,37 @@ struct MarkingLanes {
   out.markings = n;
 }
 
+// A lane mask of vector comparisons of Lanes (all ones where true), and
+// integers per lane: the same width.
+typedef int64_t LaneInts __attribute__((vector_size(kTurnBatch * sizeof(int64_t))));
+
+// R3.5 for the lanes where some final roll of `final` (scattered from
+// `lanes`' markings) is still kIllegal, no group being legal: the first best
+// failure column by face (FailureColumns) into face[j], its value into
+// value[j]; in the other lanes kIllegal and face 0. Returns the failing lanes.
+[[gnu::always_inline]] inline LaneInts BestFailures(const SolitaireTable& table,
+                                                    const ColumnCodes* codes, int count,
+                                                    const MarkingLanes& lanes, const Lanes* final,
+                                                    Lanes& value, LaneInts& face) {
+  LaneInts failing{};
+  for (int r = 0; r < kNumRolls; ++r) failing |= final[r] == kIllegal;
+  value = Lanes{} + kIllegal;
+  face = LaneInts{};
+  for (int j = 0; j < kTurnBatch; ++j) {
+    if (!failing[j]) continue;
+    const int p = j < count ? j : 0;  // idle lanes repeat lane 0
+    for (int v = 1; v <= kColumns; ++v) {
+      if (lanes.sheets[p].ColumnClosed(v)) continue;
+      const double x = table.ValueOfCodes(CodesAfterFailure(codes[p], v));
+      if (face[j] == 0 || x > value[j]) {
+        face[j] = v;
+        value[j] = x;
+      }
+    }
+  }
+  return failing;
+}
+
 }  // namespace penk
 
 #endif  // PENK_SOLVER_MARKING_LANES_H_

@@ -77,9 +77,6 @@ struct BatchScratch {
   alignas(64) Lanes final_rolls[kNumRolls];
 };
 
-// A lane mask of vector comparisons: all ones where true.
-typedef int64_t LaneMask __attribute__((vector_size(kTurnBatch * sizeof(int64_t))));
-
 // The start values of up to kTurnBatch positions of one layer (one SIMD lane
 // each in the turn solver), from the table's values of the positions after
 // them. All of the DP's inner work, in one function so that the dispatched
@@ -103,7 +100,6 @@ PENK_HOT void SolveBatch(const SolitaireTable& table, const int32_t* states, int
   for (int j = 0; j < count; ++j) codes[j] = StateOfIndex(states[j]);
   MarkingLanes& lanes = scratch.lanes;
   FindMarkingLanes(table, codes, count, lanes);
-  const Sheet* const sheets = lanes.sheets;
   Lanes* const out = scratch.final_rolls;
   std::fill(out, out + kNumRolls, Lanes{} + kIllegal);
   for (int i = 0; i < lanes.markings; ++i) {
@@ -114,20 +110,11 @@ PENK_HOT void SolveBatch(const SolitaireTable& table, const int32_t* states, int
   // lanes have such a roll, by vector comparisons (a scan of each lane's
   // rolls was a fifth of this function, perf), then the failures of those
   // lanes only, blended in.
-  LaneMask failing{};
-  for (int r = 0; r < kNumRolls; ++r) failing |= out[r] == kIllegal;
+  Lanes failure;
+  LaneInts face;
+  const LaneInts failing = BestFailures(table, codes, count, lanes, out, failure, face);
   bool any_failing = false;
-  Lanes failure = Lanes{} + kIllegal;
-  for (int j = 0; j < kTurnBatch; ++j) {
-    if (!failing[j]) continue;
-    any_failing = true;
-    const int p = j < count ? j : 0;
-    for (int v = 1; v <= kColumns; ++v)
-      if (!sheets[p].ColumnClosed(v)) {
-        double x = table.ValueOfCodes(CodesAfterFailure(codes[p], v));
-        failure[j] = x > failure[j] ? x : failure[j];
-      }
-  }
+  for (int j = 0; j < kTurnBatch; ++j) any_failing |= failing[j] != 0;
   if (any_failing)
     for (int r = 0; r < kNumRolls; ++r) out[r] = out[r] == kIllegal ? failure : out[r];
   // Read by memcpy on the other side: no aliasing question.
