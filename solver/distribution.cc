@@ -12,6 +12,7 @@
 #include "engine/rng.h"
 #include "solver/advisor.h"
 #include "solver/marking_lanes.h"
+#include "solver/smaller_keeps.h"
 
 namespace penk {
 namespace {
@@ -248,49 +249,6 @@ std::unique_ptr<TurnPolicy> OptimalPolicy(const SolitaireTable& table) {
   return std::make_unique<Optimal>(table);
 }
 
-namespace {
-
-// For each keep, the keeps one die smaller (one per distinct face it holds):
-// the mass of a keep after a reroll stage is pulled from them.
-struct SmallerKeeps {
-  int16_t begin[kNumKeeps + 1];
-  int16_t keep[kNumKeeps * kFaces];
-  // The keeps by size (every keep after the keeps one die smaller) and,
-  // within a size, by their number of smaller keeps: runs of keeps with the
-  // same count, `smaller` each, keep ids by_count[begin .. end).
-  struct Run {
-    int smaller, begin, end;
-  };
-  int16_t by_count[kNumKeeps];
-  Run runs[(kDice + 1) * (kFaces + 1)];
-  int num_runs = 0;
-  SmallerKeeps() {
-    const DiceSpace& space = DiceSpace::Get();
-    int n = 0;
-    for (int k = 0; k < kNumKeeps; ++k) {
-      begin[k] = static_cast<int16_t>(n);
-      for (int f = 0; f < kFaces; ++f)
-        if (space.Remove(k, f) != kNoKeep) keep[n++] = space.Remove(k, f);
-    }
-    begin[kNumKeeps] = static_cast<int16_t>(n);
-    int placed = 0;
-    for (int size = 1; size <= kDice; ++size)
-      for (int count = 1; count <= kFaces; ++count) {
-        const int first = placed;
-        for (int k = 0; k < kNumKeeps; ++k)
-          if (space.keep(k).size() == size && begin[k + 1] - begin[k] == count)
-            by_count[placed++] = static_cast<int16_t>(k);
-        if (placed > first) runs[num_runs++] = {count, first, placed};
-      }
-  }
-  static const SmallerKeeps& Get() {
-    static const SmallerKeeps* const links = new SmallerKeeps();
-    return *links;
-  }
-};
-
-}  // namespace
-
 PENK_HOT std::array<double, kNumRolls> FinalRollMass(const TurnChoices& choices) {
   const DiceSpace& space = DiceSpace::Get();
   const SmallerKeeps& smaller = SmallerKeeps::Get();
@@ -329,66 +287,56 @@ PENK_HOT std::array<double, kNumRolls> FinalRollMass(const TurnChoices& choices)
   return final;
 }
 
-// FinalRollMasses' pull over a run of keeps with N smaller keeps each: a
-// keep below six dice adds a sixth of their masses to its own, a roll (six
-// dice, k >= kNumKeepsBelowSix) is a sixth of theirs, written to held.
-// N fixed: no loop exit to mispredict per keep.
-template <int N>
-[[gnu::always_inline]] inline void PullRun(const SmallerKeeps& smaller,
-                                           const SmallerKeeps::Run& run, Lanes* keep,
-                                           Lanes* held) {
-  for (int i = run.begin; i < run.end; ++i) {
-    const int k = smaller.by_count[i];
-    const int16_t* const from = smaller.keep + smaller.begin[k];
-    Lanes in = Lanes{};
-    for (int f = 0; f < N; ++f) in += keep[from[f]];
-    if (k < kNumKeepsBelowSix)
-      keep[k] += in * (1.0 / 6.0);
-    else
-      held[k - kNumKeepsBelowSix] = in * (1.0 / 6.0);
-  }
-}
-
 PENK_HOT void FinalRollMasses(const TurnChoices* choices, int count,
                               std::array<double, kNumRolls>* out) {
   // FinalRollMass with one turn per SIMD lane: the scatter to each turn's
   // keeps is per lane, the pull (three quarters of the work) is shared. The
-  // same additions in the same order as FinalRollMass; a roll's mass after
-  // a reroll is written (0 + x is x), so only keeps below six are zeroed.
+  // same additions in the same order as FinalRollMass.
+  //
+  // One lattice of all 924 keeps: the rolls' slots hold the masses held
+  // before a reroll stage, and during its scatter the mass that stops there
+  // (all six kept, R2.2: a roll's only six-dice keep is itself), so every
+  // roll's mass goes to lattice[its keep] with no branch (a branch on "does
+  // it stop", mispredicted at random, was a third of the scatter's time,
+  // perf). The stopped masses then move to `final`, and the pull adds to
+  // zeroed slots (0 + x is x: the same values).
   const DiceSpace& space = DiceSpace::Get();
   const SmallerKeeps& smaller = SmallerKeeps::Get();
-  alignas(32) Lanes held[kNumRolls], final[kNumRolls], keep[kNumKeepsBelowSix];
+  alignas(32) Lanes lattice[kNumKeeps], final[kNumRolls];
+  Lanes* const held = lattice + kNumKeepsBelowSix;
   for (int r = 0; r < kNumRolls; ++r) {
     held[r] = Lanes{} + space.RollProbability(r);  // R2.1
     final[r] = Lanes{};
   }
   for (int n = kRerolls; n >= 1; --n) {  // R2.2
     for (int k = 0; k < kNumKeepsBelowSix; ++k) {
-      keep[k] = Lanes{};
+      lattice[k] = Lanes{};
       asm volatile("" ::: "memory");  // vector stores, not `rep stos` (see FinalRollMass)
     }
     // Lanes inside rolls: consecutive rolls often choose the same keep, and
     // one lane's additions to it are a chain through memory (a store, then
     // a load of it); four lanes' chains overlap. Per lane the same additions
-    // in the same order. The destination by a select, not a branch.
-    for (int r = 0; r < kNumRolls; ++r)
-      for (int j = 0; j < count; ++j) {
-        const int k = choices[j].keep[n - 1][r];
-        double* const to = k >= kNumKeepsBelowSix ? &final[r][j]  // all six kept: stop rolling
-                                                  : &keep[k][j];
-        *to += held[r][j];
-      }
-    for (int i = 0; i < smaller.num_runs; ++i) {
-      const SmallerKeeps::Run& run = smaller.runs[i];
-      switch (run.smaller) {
-        case 1: PullRun<1>(smaller, run, keep, held); break;
-        case 2: PullRun<2>(smaller, run, keep, held); break;
-        case 3: PullRun<3>(smaller, run, keep, held); break;
-        case 4: PullRun<4>(smaller, run, keep, held); break;
-        case 5: PullRun<5>(smaller, run, keep, held); break;
-        default: PullRun<6>(smaller, run, keep, held); break;
-      }
+    // in the same order. A roll's slot is emptied before its lanes add: the
+    // one that stops adds its mass back.
+    for (int r = 0; r < kNumRolls; ++r) {
+      const Lanes h = held[r];
+      held[r] = Lanes{};
+      for (int j = 0; j < count; ++j) lattice[choices[j].keep[n - 1][r]][j] += h[j];
     }
+    for (int r = 0; r < kNumRolls; ++r) {
+      final[r] += held[r];
+      held[r] = Lanes{};
+    }
+    // The pull: a keep adds a sixth of its smaller keeps' masses to its own.
+    ForEachRun(smaller, [&](auto links, const SmallerKeeps::Run& run) [[gnu::always_inline]] {
+      for (int i = run.begin; i < run.end; ++i) {
+        const int k = smaller.by_count[i];
+        const int16_t* const from = smaller.keep + smaller.begin[k];
+        Lanes in = Lanes{};
+        for (int f = 0; f < decltype(links)::value; ++f) in += lattice[from[f]];
+        lattice[k] += in * (1.0 / 6.0);
+      }
+    });
   }
   for (int j = 0; j < count; ++j)
     for (int r = 0; r < kNumRolls; ++r) out[j][r] = final[r][j] + held[r][j];

@@ -140,6 +140,19 @@ void BM_DecideTurns(benchmark::State& state) {
 }
 BENCHMARK(BM_DecideTurns)->Unit(benchmark::kMicrosecond);
 
+// The distributions' decisions: the keeps and markings alone, no values.
+void BM_DecideChoices(benchmark::State& state) {
+  const DecidedBatches& b = DecidedBatches::Get();
+  std::array<TurnChoices, kTurnBatch> choices;
+  size_t i = 0;
+  for (auto _ : state) {
+    DecideOptimalChoices(Table(), b.codes[i++ % b.codes.size()].data(), kTurnBatch,
+                         choices.data());
+    benchmark::DoNotOptimize(choices.data());
+  }
+}
+BENCHMARK(BM_DecideChoices)->Unit(benchmark::kMicrosecond);
+
 void BM_SolveTurnsWithKeeps(benchmark::State& state) {
   const DecidedBatches& b = DecidedBatches::Get();
   std::vector<std::array<TurnValues, kTurnBatch>> turns = b.turns;
