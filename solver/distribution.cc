@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 
 #include "absl/strings/str_cat.h"
 #include "engine/dispatch.h"
@@ -236,13 +237,14 @@ void DecideOptimalTurns(const SolitaireTable& table, const ColumnCodes* codes, i
 }
 
 void DecideOptimalChoices(const SolitaireTable& table, const ColumnCodes* codes, int count,
-                          TurnChoices* out) {
+                          TurnChoices* out, double* final_lanes) {
   // The final-roll values stay in the lanes they are found in.
   std::array<std::array<int16_t, kNumRolls>, kRerolls>* keeps[kTurnBatch];
   for (int j = 0; j < count; ++j) keeps[j] = &out[j].keep;
   DecideScratch& s = ThreadDecideScratch();
   DecideFinalRolls(table, codes, count, nullptr, out, s);
   TurnKeepsOfLanes(reinterpret_cast<const double*>(s.final), count, keeps);
+  if (final_lanes) std::memcpy(final_lanes, s.final, sizeof(s.final));
 }
 
 std::unique_ptr<TurnPolicy> OptimalPolicy(const SolitaireTable& table) {

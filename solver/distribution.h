@@ -87,9 +87,11 @@ void DecideOptimalTurn(const SolitaireTable& table, const ColumnCodes& codes, Tu
 // the same values and choices, faster.
 void DecideOptimalTurns(const SolitaireTable& table, const ColumnCodes* codes, int count,
                         TurnValues* turns, TurnChoices* out);
-// The choices alone, the same ones, faster (OptimalPolicy's batches).
+// The choices alone, the same ones, faster (OptimalPolicy's batches); with
+// `final_lanes`, also the final rolls' values as the turn solver's lanes
+// hold them: final_lanes[r * kTurnBatch + j] (idle lanes repeat lane 0).
 void DecideOptimalChoices(const SolitaireTable& table, const ColumnCodes* codes, int count,
-                          TurnChoices* out);
+                          TurnChoices* out, double* final_lanes = nullptr);
 
 // For a decided turn: the probability of each final roll, by the keep lattice.
 std::array<double, kNumRolls> FinalRollMass(const TurnChoices& choices);

@@ -26,9 +26,9 @@ struct SuccessorMoments {
       : var(MarkingCatalog::Get().size() + kColumns + 1), mean(var.size()),
         stamp(var.size(), 0) {}
 
-  // `means_out` null: the variances only.
+  // `means_out` null: the variances only. Roll r's go to out[r * stride].
   void Fill(const SpreadTable& spreads, const ColumnCodes& codes, const TurnChoices& choices,
-            double* var_out, double* means_out) {
+            double* var_out, double* means_out, int stride = 1) {
     const MarkingCatalog& catalog = MarkingCatalog::Get();
     if (++now == 0) {  // wrapped: forget every stamp
       std::fill(stamp.begin(), stamp.end(), 0);
@@ -45,8 +45,8 @@ struct SuccessorMoments {
         var[slot] = spreads.VarianceOfCodes(after);
         if (means_out) mean[slot] = spreads.MeanOfCodes(after);
       }
-      var_out[r] = var[slot];
-      if (means_out) means_out[r] = mean[slot];
+      var_out[r * stride] = var[slot];
+      if (means_out) means_out[r * stride] = mean[slot];
     }
   }
 };
@@ -58,6 +58,9 @@ struct SpreadWorker {
   TurnValues means;  // a target policy's means of the last Spread (else unused)
   TurnSpread spread;
   SuccessorMoments successors;
+  // A batch's means and variances after each final roll, in lanes.
+  alignas(64) double mean0_[kNumRolls * kTurnBatch];
+  alignas(64) double var0_[kNumRolls * kTurnBatch];
 
   // The variance at `codes`; its mean in *mean when not null.
   double Variance(const SolitaireTable& values, const SpreadTable& spreads,
@@ -66,12 +69,20 @@ struct SpreadWorker {
     return Spread(spreads, codes, 0, mean);
   }
 
-  // The same for count <= kTurnBatch positions, decided together.
+  // The same for count <= kTurnBatch positions, decided together and
+  // spread one per SIMD lane (SpreadOfTurns); mean_out only for a target
+  // table.
   void Variances(const SolitaireTable& values, const SpreadTable& spreads,
                  const ColumnCodes* codes, int count, double* out, double* mean_out) {
-    DecideOptimalTurns(values, codes, count, turn, choices);
-    for (int j = 0; j < count; ++j)
-      out[j] = Spread(spreads, codes[j], j, mean_out ? mean_out + j : nullptr);
+    const bool target = spreads.objective().is_target();
+    // An expected-score table's means after the final rolls are its values.
+    DecideOptimalChoices(values, codes, count, choices, target ? nullptr : mean0_);
+    for (int j = 0; j < kTurnBatch; ++j) {
+      const int p = j < count ? j : 0;  // idle lanes repeat lane 0
+      successors.Fill(spreads, codes[p], choices[p], var0_ + j, target ? mean0_ + j : nullptr,
+                      kTurnBatch);
+    }
+    SpreadOfTurns(mean0_, var0_, choices, count, out, mean_out);
   }
 
   // The turn's own means are the value table's for the expected score; a
@@ -183,6 +194,81 @@ PENK_HOT void SpreadOfTurn(const TurnValues& t, const TurnChoices& choices, Turn
     start += space.RollProbability(r) * (s.var_roll[kRerolls][r] + d * d);
   }
   s.start = start;
+}
+
+namespace {
+typedef double Lanes __attribute__((vector_size(kTurnBatch * sizeof(double))));
+}  // namespace
+
+// One keep of SpreadOfTurns' lattice: its mean, as the turn solver's keep
+// value (the same sum in the same order), and its variance by total variance,
+// from its six outcomes, one more die each, at outcome[Add(k, f) - offset].
+[[gnu::always_inline]] inline void SpreadOfKeep(const DiceSpace& space, int k, int offset,
+                                                const Lanes* outcome_mean,
+                                                const Lanes* outcome_var, Lanes& mean,
+                                                Lanes& var) {
+  const Lanes sixth = Lanes{} + 1.0 / 6.0;
+  Lanes m = outcome_mean[space.Add(k, 0) - offset];
+  for (int f = 1; f < kFaces; ++f) m += outcome_mean[space.Add(k, f) - offset];
+  m *= sixth;
+  Lanes acc = Lanes{};
+  for (int f = 0; f < kFaces; ++f) {
+    const int c = space.Add(k, f) - offset;
+    const Lanes d = outcome_mean[c] - m;
+    acc += outcome_var[c] + d * d;
+  }
+  mean = m;
+  var = acc * sixth;
+}
+
+PENK_HOT void SpreadOfTurns(const double* mean0, const double* var0, const TurnChoices* choices,
+                            int count, double* var_start, double* mean_start) {
+  static_assert(kTurnBatch == 4, "Lanes initialisers assume 4 lanes");
+  const DiceSpace& space = DiceSpace::Get();
+  // Keeps are numbered by size: those of five dice, whose outcomes are
+  // rolls, come last below six.
+  static const int first_of_five = [&] {
+    int k = 0;
+    while (space.keep(k).size() < kDice - 1) ++k;
+    return k;
+  }();
+  const Lanes* const m0 = reinterpret_cast<const Lanes*>(mean0);
+  const Lanes* const v0 = reinterpret_cast<const Lanes*>(var0);
+  // Every keep's mean and variance, the rolls' (six dice kept: stopping)
+  // those of the final roll; and the rolls' before the current reroll,
+  // m_roll and v_roll (m0 and v0 before the first). 59 KB per batch.
+  alignas(64) Lanes mean[kNumKeeps], var[kNumKeeps], m_roll[kNumRolls], v_roll[kNumRolls];
+  std::copy(m0, m0 + kNumRolls, mean + kNumKeepsBelowSix);
+  std::copy(v0, v0 + kNumRolls, var + kNumKeepsBelowSix);
+  const Lanes* rolls_mean = m0;
+  const Lanes* rolls_var = v0;
+  for (int n = 1; n <= kRerolls; ++n) {
+    for (int k = kNumKeepsBelowSix - 1; k >= first_of_five; --k)
+      SpreadOfKeep(space, k, kNumKeepsBelowSix, rolls_mean, rolls_var, mean[k], var[k]);
+    for (int k = first_of_five - 1; k >= 0; --k)
+      SpreadOfKeep(space, k, 0, mean, var, mean[k], var[k]);
+    // Through each roll's decision: its chosen keep's, or stopping the
+    // final roll's.
+    for (int r = 0; r < kNumRolls; ++r)
+      for (int j = 0; j < kTurnBatch; ++j) {
+        const int k = choices[j < count ? j : 0].keep[n - 1][r];  // idle lanes repeat lane 0
+        m_roll[r][j] = mean[k][j];
+        v_roll[r][j] = var[k][j];
+      }
+    rolls_mean = m_roll;
+    rolls_var = v_roll;
+  }
+  Lanes start = Lanes{};
+  for (int r = 0; r < kNumRolls; ++r) start += space.RollProbability(r) * m_roll[r];
+  Lanes v = Lanes{};
+  for (int r = 0; r < kNumRolls; ++r) {
+    const Lanes d = m_roll[r] - start;
+    v += space.RollProbability(r) * (v_roll[r] + d * d);
+  }
+  for (int j = 0; j < count; ++j) {
+    var_start[j] = v[j];
+    if (mean_start) mean_start[j] = start[j];
+  }
 }
 
 SpreadTable BuildSpreadTable(const SolitaireTable& values, const BuildProgress& progress) {

@@ -91,6 +91,18 @@ void MeansOfTurn(const TurnChoices& choices, TurnValues& means);
 // successor's, as the choices say) down the decided turn (`turn`: its means).
 void SpreadOfTurn(const TurnValues& turn, const TurnChoices& choices, TurnSpread& s);
 
+// MeansOfTurn and SpreadOfTurn for count <= kTurnBatch decided turns at once,
+// one per SIMD lane (the spread table's batches): from the means and
+// variances after each final roll, mean0[r * kTurnBatch + j] and
+// var0[r * kTurnBatch + j] (every lane filled; an idle lane may repeat
+// another), the variance and mean before the first roll of turn j <
+// count. The means of an expected-score table's turn are its values, so the
+// turn solver's keep and roll values need not be written out: a keep's mean
+// is computed here in the solver's order, and a roll's is its chosen keep's,
+// the solver's maximum, so the same numbers.
+void SpreadOfTurns(const double* mean0, const double* var0, const TurnChoices* choices, int count,
+                   double* var_start, double* mean_start);
+
 // Every live position solved by `values` (the same positions), in layers of
 // increasing free cells, OpenMP, under the policy of `values` (for a target
 // table, with the means). `progress` as BuildSolitaireTable's.

@@ -126,6 +126,44 @@ TEST(BestKeepsTest, KeepsOfLanesAreTheFullSolvesKeeps) {
   }
 }
 
+// Four decided turns spread at once (SpreadOfTurns, the spread table's
+// batches) are each turn's MeansOfTurn and SpreadOfTurn, with fewer turns
+// than lanes too, on turns full of ties.
+TEST(BestKeepsTest, SpreadOfTurnsIsEachTurns) {
+  Rng rng(17);
+  for (int count = 1; count <= kTurnBatch; ++count) {
+    TurnValues turns[kTurnBatch];
+    TurnChoices choices[kTurnBatch];
+    TurnSpread spreads[kTurnBatch];
+    alignas(64) double mean0[kNumRolls * kTurnBatch], var0[kNumRolls * kTurnBatch];
+    for (int j = 0; j < kTurnBatch; ++j) {
+      for (int r = 0; r < kNumRolls; ++r) {
+        turns[j].roll[0][r] = j % 2 ? rng.Below(3) : rng.Below(1000) / 7.0;
+        spreads[j].var_roll[0][r] = rng.Below(100) / 3.0;
+      }
+      SolveTurn(turns[j]);
+      for (int n = 1; n <= kRerolls; ++n) BestKeeps(turns[j], n, choices[j].keep[n - 1].data());
+    }
+    for (int r = 0; r < kNumRolls; ++r)
+      for (int j = 0; j < kTurnBatch; ++j) {
+        const int p = j < count ? j : 0;  // idle lanes repeat lane 0
+        mean0[r * kTurnBatch + j] = turns[p].roll[0][r];
+        var0[r * kTurnBatch + j] = spreads[p].var_roll[0][r];
+      }
+    double var[kTurnBatch], mean[kTurnBatch];
+    SpreadOfTurns(mean0, var0, choices, count, var, mean);
+    for (int j = 0; j < count; ++j) {
+      TurnValues means = turns[j];
+      MeansOfTurn(choices[j], means);
+      EXPECT_EQ(means.roll, turns[j].roll) << "a roll's mean is its value";
+      SpreadOfTurn(turns[j], choices[j], spreads[j]);
+      EXPECT_NEAR(mean[j], turns[j].start, 1e-12 * std::abs(turns[j].start)) << "lane " << j;
+      EXPECT_NEAR(var[j], spreads[j].start, 1e-12 * spreads[j].start) << "lane " << j;
+      EXPECT_GT(var[j], 0);
+    }
+  }
+}
+
 // ScoreOfCodes (R6 by table lookups, the DP's leaves) is the score of the
 // sheet, for every threshold, on positions of every kind.
 TEST(BestKeepsTest, ScoreOfCodesIsTheSheetsScore) {
