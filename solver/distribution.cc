@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <cstring>
 
 #include "absl/strings/str_cat.h"
 #include "engine/dispatch.h"
@@ -21,18 +20,21 @@ namespace {
 
 class Optimal : public TurnPolicy {
  public:
-  explicit Optimal(const SolitaireTable& table) : table_(table) {}
-  std::unique_ptr<TurnPolicy> Clone() const override { return std::make_unique<Optimal>(table_); }
-  uint32_t blocked_rows() const override { return table_.blocked_rows(); }
+  explicit Optimal(const SolitaireTable& table) : decider_(table) {}
+  std::unique_ptr<TurnPolicy> Clone() const override {
+    return std::make_unique<Optimal>(decider_.table());
+  }
+  uint32_t blocked_rows() const override { return decider_.table().blocked_rows(); }
   void Decide(const ColumnCodes& codes, TurnChoices& out) override {
-    DecideOptimalTurn(table_, codes, turn_, out);
+    decider_.Turn(codes, turn_, out);
   }
   void DecideBatch(const ColumnCodes* codes, int count, TurnChoices* out) override {
-    DecideOptimalChoices(table_, codes, count, out);
+    decider_.Choices(codes, count, out);
   }
+  const int32_t* Successors() const override { return decider_.successors(); }
 
  private:
-  const SolitaireTable& table_;
+  OptimalDecider decider_;
   TurnValues turn_;
 };
 
@@ -81,8 +83,11 @@ PENK_HOT void AddRolls(const TurnChoices* choices, const std::array<double, kNum
 // mispredicted at random, most of the time of the transitions, perf). PENK_HOT: the popcounts and the codes'
 // arithmetic inline, in the clones (out of them, every popcount was a
 // library call).
+// `successors`, when the policy found them (TurnPolicy::Successors, this
+// position's lane), spares the live successors' codes and index.
 PENK_HOT void PositionTransitions(const ColumnCodes& codes, int free, uint32_t blocked_rows,
-                                  const Rules& rules, ActionSums& sums, PositionResult& out) {
+                                  const Rules& rules, const int32_t* successors, ActionSums& sums,
+                                  PositionResult& out) {
   const MarkingCatalog& catalog = MarkingCatalog::Get();
   const int slots = static_cast<int>(sums.mass.size());
   int16_t order[kMaxCatalogMarkings + kColumns + 1];
@@ -102,9 +107,13 @@ PENK_HOT void PositionTransitions(const ColumnCodes& codes, int free, uint32_t b
     int next_free;
     if (slot < catalog.size()) {
       const uint32_t cells = catalog.cells(slot);
-      next = CodesAfterMarking(codes, cells, blocked_rows);
       next_free = free - std::popcount(cells);  // R3.2: a circled cell was free
       if (std::popcount(cells) > 1) out.multi += p;
+      if (successors && successors[slot * kTurnBatch] >= 0) {
+        out.next.push_back({successors[slot * kTurnBatch], next_free, p});
+        continue;
+      }
+      next = CodesAfterMarking(codes, cells, blocked_rows);
     } else {
       next = CodesAfterFailure(codes, slot - catalog.size());
       next_free = -1;  // counted below if the game goes on
@@ -136,8 +145,10 @@ struct Worker {
     policy->DecideBatch(codes, count, choices.data());
     FinalRollMasses(choices.data(), count, masses.data());
     AddRolls(choices.data(), masses.data(), count, sums.data());
+    const int32_t* const successors = policy->Successors();
     for (int j = 0; j < count; ++j)
-      PositionTransitions(codes[j], free, policy->blocked_rows(), rules, sums[j], out[j]);
+      PositionTransitions(codes[j], free, policy->blocked_rows(), rules,
+                          successors ? successors + j : nullptr, sums[j], out[j]);
   }
 
   // The first position, played on the sheet as given.
@@ -145,20 +156,20 @@ struct Worker {
     policy->Decide(codes, choices[0]);
     masses[0] = FinalRollMass(choices[0]);
     AddRolls(choices.data(), masses.data(), 1, sums.data());
-    PositionTransitions(codes, free, policy->blocked_rows(), rules, sums[0], out);
+    PositionTransitions(codes, free, policy->blocked_rows(), rules, nullptr, sums[0], out);
   }
 };
 
 }  // namespace
 
-namespace {
-
-// DecideFinalRolls' buffers, one per thread (on the heap: about 110 KB).
+// An OptimalDecider's buffers (on the heap: about 110 KB).
 struct DecideScratch {
   MarkingLanes lanes;
   alignas(64) Lanes final[kNumRolls];
   alignas(64) LaneInts action[kNumRolls];
 };
+
+namespace {
 
 // The final rolls' values and actions of DecideOptimalTurn, for count <=
 // kTurnBatch positions, one per SIMD lane, as SolveBatch finds the DP's
@@ -208,44 +219,45 @@ PENK_HOT void DecideFinalRolls(const SolitaireTable& table, const ColumnCodes* c
   }
 }
 
-DecideScratch& ThreadDecideScratch() {
-  // Scratch only: nothing in it outlives a call.
-  thread_local const std::unique_ptr<DecideScratch> scratch = std::make_unique<DecideScratch>();
-  return *scratch;
-}
-
 }  // namespace
 
-void DecideOptimalTurn(const SolitaireTable& table, const ColumnCodes& codes, TurnValues& turn,
-                       TurnChoices& out) {
+OptimalDecider::OptimalDecider(const SolitaireTable& table)
+    : table_(table), scratch_(std::make_unique<DecideScratch>()) {}
+
+OptimalDecider::~OptimalDecider() = default;
+
+void OptimalDecider::Turn(const ColumnCodes& codes, TurnValues& turn, TurnChoices& out) {
   TurnValues* t = &turn;
-  DecideFinalRolls(table, &codes, 1, &t, &out, ThreadDecideScratch());
+  DecideFinalRolls(table_, &codes, 1, &t, &out, *scratch_);
   SolveTurn(turn);
   for (int n = 1; n <= kRerolls; ++n) BestKeeps(turn, n, out.keep[n - 1].data());
 }
 
-void DecideOptimalTurns(const SolitaireTable& table, const ColumnCodes* codes, int count,
-                        TurnValues* turns, TurnChoices* out) {
+void OptimalDecider::Turns(const ColumnCodes* codes, int count, TurnValues* turns,
+                           TurnChoices* out) {
   TurnValues* t[kTurnBatch];
   std::array<std::array<int16_t, kNumRolls>, kRerolls>* keeps[kTurnBatch];
   for (int j = 0; j < count; ++j) {
     t[j] = &turns[j];
     keeps[j] = &out[j].keep;
   }
-  DecideFinalRolls(table, codes, count, t, out, ThreadDecideScratch());
+  DecideFinalRolls(table_, codes, count, t, out, *scratch_);
   SolveTurnsWithKeeps(t, count, keeps);
 }
 
-void DecideOptimalChoices(const SolitaireTable& table, const ColumnCodes* codes, int count,
-                          TurnChoices* out, double* final_lanes) {
+void OptimalDecider::Choices(const ColumnCodes* codes, int count, TurnChoices* out) {
   // The final-roll values stay in the lanes they are found in.
   std::array<std::array<int16_t, kNumRolls>, kRerolls>* keeps[kTurnBatch];
   for (int j = 0; j < count; ++j) keeps[j] = &out[j].keep;
-  DecideScratch& s = ThreadDecideScratch();
-  DecideFinalRolls(table, codes, count, nullptr, out, s);
-  TurnKeepsOfLanes(reinterpret_cast<const double*>(s.final), count, keeps);
-  if (final_lanes) std::memcpy(final_lanes, s.final, sizeof(s.final));
+  DecideFinalRolls(table_, codes, count, nullptr, out, *scratch_);
+  TurnKeepsOfLanes(final_values(), count, keeps);
 }
+
+const double* OptimalDecider::final_values() const {
+  return reinterpret_cast<const double*>(scratch_->final);
+}
+
+const int32_t* OptimalDecider::successors() const { return scratch_->lanes.successor; }
 
 std::unique_ptr<TurnPolicy> OptimalPolicy(const SolitaireTable& table) {
   return std::make_unique<Optimal>(table);

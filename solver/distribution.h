@@ -70,6 +70,9 @@ class TurnPolicy {
   virtual void DecideBatch(const ColumnCodes* codes, int count, TurnChoices* out) {
     for (int j = 0; j < count; ++j) Decide(codes[j], out[j]);
   }
+  // The successors of the last DecideBatch's markings, if the policy found
+  // them (as OptimalDecider::successors), else null.
+  virtual const int32_t* Successors() const { return nullptr; }
 };
 
 // Optimal solitaire play by the table's values (and its blocked rows), choosing exactly as
@@ -77,21 +80,43 @@ class TurnPolicy {
 // in canonical order, failures by face).
 std::unique_ptr<TurnPolicy> OptimalPolicy(const SolitaireTable& table);
 
-// The optimal policy's turn on the live position of `codes` (any order: the
-// turn is played on that labelling) under `table`: the solved turn (its
-// values) and the choices OptimalPolicy makes. Shared by the distributions
-// and the score spreads (solver/score_spread.h), so both follow one policy.
-void DecideOptimalTurn(const SolitaireTable& table, const ColumnCodes& codes, TurnValues& turn,
-                       TurnChoices& out);
-// The same for count <= kTurnBatch positions at once (SolveTurnsWithKeeps):
-// the same values and choices, faster.
-void DecideOptimalTurns(const SolitaireTable& table, const ColumnCodes* codes, int count,
-                        TurnValues* turns, TurnChoices* out);
-// The choices alone, the same ones, faster (OptimalPolicy's batches); with
-// `final_lanes`, also the final rolls' values as the turn solver's lanes
-// hold them: final_lanes[r * kTurnBatch + j] (idle lanes repeat lane 0).
-void DecideOptimalChoices(const SolitaireTable& table, const ColumnCodes* codes, int count,
-                          TurnChoices* out, double* final_lanes = nullptr);
+struct DecideScratch;
+
+// The optimal policy's turns under `table` (its argmax, as OptimalPolicy
+// plays): shared by the distributions and the score spreads
+// (solver/score_spread.h), so both follow one policy. One per thread: it owns
+// the lanes of its last decision (about 110 KB), which final_values() and
+// successors() show until the next.
+class OptimalDecider {
+ public:
+  explicit OptimalDecider(const SolitaireTable& table);
+  ~OptimalDecider();
+  OptimalDecider(const OptimalDecider&) = delete;
+  OptimalDecider& operator=(const OptimalDecider&) = delete;
+
+  const SolitaireTable& table() const { return table_; }
+
+  // The turn on the live position of `codes` (any order: the turn is played
+  // on that labelling): the solved turn (its values) and the choices.
+  void Turn(const ColumnCodes& codes, TurnValues& turn, TurnChoices& out);
+  // The same for count <= kTurnBatch positions at once, one per SIMD lane
+  // (SolveTurnsWithKeeps): the same values and choices, faster.
+  void Turns(const ColumnCodes* codes, int count, TurnValues* turns, TurnChoices* out);
+  // The choices alone, the same ones, faster (OptimalPolicy's batches).
+  void Choices(const ColumnCodes* codes, int count, TurnChoices* out);
+
+  // Of the last decision (lane 0 for Turn): final_values()[r * kTurnBatch +
+  // j] is final roll r's value in lane j, as the turn solver's lanes hold
+  // them (idle lanes repeat lane 0); successors()[id * kTurnBatch + j] the
+  // state index after catalog marking id in lane j, or -1 where it ends the
+  // game, written only for the markings legal in lane j (lanes < count).
+  const double* final_values() const;
+  const int32_t* successors() const;
+
+ private:
+  const SolitaireTable& table_;
+  std::unique_ptr<DecideScratch> scratch_;
+};
 
 // For a decided turn: the probability of each final roll, by the keep lattice.
 std::array<double, kNumRolls> FinalRollMass(const TurnChoices& choices);

@@ -27,8 +27,11 @@ struct SuccessorMoments {
         stamp(var.size(), 0) {}
 
   // `means_out` null: the variances only. Roll r's go to out[r * stride].
+  // `successors`, when the decision found them (OptimalDecider::successors,
+  // this position's lane), spares the live successors' codes and index.
   void Fill(const SpreadTable& spreads, const ColumnCodes& codes, const TurnChoices& choices,
-            double* var_out, double* means_out, int stride = 1) {
+            double* var_out, double* means_out, int stride = 1,
+            const int32_t* successors = nullptr) {
     const MarkingCatalog& catalog = MarkingCatalog::Get();
     if (++now == 0) {  // wrapped: forget every stamp
       std::fill(stamp.begin(), stamp.end(), 0);
@@ -39,11 +42,17 @@ struct SuccessorMoments {
       const int slot = a >= 0 ? a : catalog.size() - a;
       if (stamp[slot] != now) {
         stamp[slot] = now;
-        const ColumnCodes after =
-            a >= 0 ? CodesAfterMarking(codes, catalog.cells(a), spreads.blocked_rows())
-                   : CodesAfterFailure(codes, -a);
-        var[slot] = spreads.VarianceOfCodes(after);
-        if (means_out) mean[slot] = spreads.MeanOfCodes(after);
+        const int32_t index = successors && a >= 0 ? successors[a * kTurnBatch] : -1;
+        if (index >= 0) {  // a live position: its entries
+          var[slot] = spreads.variances()[index];
+          if (means_out) mean[slot] = spreads.means()[index];
+        } else {
+          const ColumnCodes after =
+              a >= 0 ? CodesAfterMarking(codes, catalog.cells(a), spreads.blocked_rows())
+                     : CodesAfterFailure(codes, -a);
+          var[slot] = spreads.VarianceOfCodes(after);
+          if (means_out) mean[slot] = spreads.MeanOfCodes(after);
+        }
       }
       var_out[r * stride] = var[slot];
       if (means_out) means_out[r * stride] = mean[slot];
@@ -51,56 +60,54 @@ struct SuccessorMoments {
   }
 };
 
-// One thread's scratch space for a position's turn.
+// One thread's decisions and scratch space.
 struct SpreadWorker {
-  TurnValues turn[kTurnBatch];
+  OptimalDecider decider;
+  TurnValues turn;
   TurnChoices choices[kTurnBatch];
-  TurnValues means;  // a target policy's means of the last Spread (else unused)
+  TurnValues means;  // a target policy's means of the last Variance (else unused)
   TurnSpread spread;
   SuccessorMoments successors;
-  // A batch's means and variances after each final roll, in lanes.
-  alignas(64) double mean0_[kNumRolls * kTurnBatch];
-  alignas(64) double var0_[kNumRolls * kTurnBatch];
+  // A batch's means (a target table's: its own are probabilities) and
+  // variances after each final roll, in lanes.
+  alignas(64) double mean0[kNumRolls * kTurnBatch];
+  alignas(64) double var0[kNumRolls * kTurnBatch];
 
-  // The variance at `codes`; its mean in *mean when not null.
-  double Variance(const SolitaireTable& values, const SpreadTable& spreads,
-                  const ColumnCodes& codes, double* mean = nullptr) {
-    DecideOptimalTurn(values, codes, turn[0], choices[0]);
-    return Spread(spreads, codes, 0, mean);
-  }
+  explicit SpreadWorker(const SolitaireTable& values) : decider(values) {}
 
-  // The same for count <= kTurnBatch positions, decided together and
-  // spread one per SIMD lane (SpreadOfTurns); mean_out only for a target
-  // table.
-  void Variances(const SolitaireTable& values, const SpreadTable& spreads,
-                 const ColumnCodes* codes, int count, double* out, double* mean_out) {
-    const bool target = spreads.objective().is_target();
-    // An expected-score table's means after the final rolls are its values.
-    DecideOptimalChoices(values, codes, count, choices, target ? nullptr : mean0_);
-    for (int j = 0; j < kTurnBatch; ++j) {
-      const int p = j < count ? j : 0;  // idle lanes repeat lane 0
-      successors.Fill(spreads, codes[p], choices[p], var0_ + j, target ? mean0_ + j : nullptr,
-                      kTurnBatch);
-    }
-    SpreadOfTurns(mean0_, var0_, choices, count, out, mean_out);
-  }
-
-  // The turn's own means are the value table's for the expected score; a
-  // target table's are probabilities, so the policy's means are carried down
-  // the decided turn from the successors' (the table's means()).
-  const TurnValues& MeansOf(int j) const {
-    return turn_means_are_values_ ? turn[j] : means;
-  }
-
-  double Spread(const SpreadTable& spreads, const ColumnCodes& codes, int j, double* mean) {
+  // The variance at `codes`, the whole turn kept (`turn`, `means`,
+  // `spread`); its mean in *mean when not null.
+  double Variance(const SpreadTable& spreads, const ColumnCodes& codes, double* mean = nullptr) {
+    decider.Turn(codes, turn, choices[0]);
     turn_means_are_values_ = !spreads.objective().is_target();
-    successors.Fill(spreads, codes, choices[j], spread.var_roll[0].data(),
+    successors.Fill(spreads, codes, choices[0], spread.var_roll[0].data(),
                     turn_means_are_values_ ? nullptr : means.roll[0].data());
-    if (!turn_means_are_values_) MeansOfTurn(choices[j], means);
-    SpreadOfTurn(MeansOf(j), choices[j], spread);
-    if (mean) *mean = MeansOf(j).start;
+    if (!turn_means_are_values_) MeansOfTurn(choices[0], means);
+    SpreadOfTurn(Means(), choices[0], spread);
+    if (mean) *mean = Means().start;
     return spread.start;
   }
+
+  // The variances (and a target table's means, mean_out) of count <=
+  // kTurnBatch positions, decided together and spread one per SIMD lane
+  // (SpreadOfTurns).
+  void Variances(const SpreadTable& spreads, const ColumnCodes* codes, int count, double* out,
+                 double* mean_out) {
+    const bool target = spreads.objective().is_target();
+    decider.Choices(codes, count, choices);
+    for (int j = 0; j < kTurnBatch; ++j) {
+      const int p = j < count ? j : 0;  // idle lanes repeat lane 0
+      successors.Fill(spreads, codes[p], choices[p], var0 + j, target ? mean0 + j : nullptr,
+                      kTurnBatch, decider.successors() + p);
+    }
+    // An expected-score table's means after the final rolls are its values.
+    SpreadOfTurns(target ? mean0 : decider.final_values(), var0, choices, count, out, mean_out);
+  }
+
+  // The means of Variance's turn: the value table's for the expected score;
+  // a target table's are probabilities, so the policy's means are carried
+  // down the decided turn from the successors' (the table's means()).
+  const TurnValues& Means() const { return turn_means_are_values_ ? turn : means; }
 
  private:
   bool turn_means_are_values_ = true;
@@ -296,14 +303,14 @@ SpreadTable BuildSpreadTable(const SolitaireTable& values, const BuildProgress& 
   for (const std::vector<int32_t>& layer : layers) {
 #pragma omp parallel
     {
-      auto worker = std::make_unique<SpreadWorker>();
+      auto worker = std::make_unique<SpreadWorker>(values);
 #pragma omp for schedule(dynamic, 16)
       for (size_t i = 0; i < layer.size(); i += kTurnBatch) {
         const int n = static_cast<int>(std::min<size_t>(kTurnBatch, layer.size() - i));
         ColumnCodes codes[kTurnBatch];
         double out[kTurnBatch], mean[kTurnBatch];
         for (int j = 0; j < n; ++j) codes[j] = StateOfIndex(layer[i + j]);
-        worker->Variances(values, table, codes, n, out, target ? mean : nullptr);
+        worker->Variances(table, codes, n, out, target ? mean : nullptr);
         for (int j = 0; j < n; ++j) v[layer[i + j]] = out[j];
         if (target)
           for (int j = 0; j < n; ++j) m[layer[i + j]] = mean[j];
@@ -322,8 +329,8 @@ absl::StatusOr<double> SheetVariance(const SolitaireTable& values, const SpreadT
   absl::StatusOr<double> v = values.Value(sheet);  // validates the sheet and the depth
   if (!v.ok()) return v.status();
   if (sheet.ClosedColumns() >= 2) return 0.0;  // R5.2: over, the score is known
-  auto worker = std::make_unique<SpreadWorker>();
-  return worker->Variance(values, spreads, CodesInPlace(sheet));
+  auto worker = std::make_unique<SpreadWorker>(values);
+  return worker->Variance(spreads, CodesInPlace(sheet));
 }
 
 absl::StatusOr<double> SheetMean(const SolitaireTable& values, const SpreadTable& spreads,
@@ -333,9 +340,9 @@ absl::StatusOr<double> SheetMean(const SolitaireTable& values, const SpreadTable
   if (!v.ok()) return v.status();
   if (!values.objective().is_target()) return *v;
   if (sheet.ClosedColumns() >= 2) return static_cast<double>(Score(sheet, values.rules()));  // R6
-  auto worker = std::make_unique<SpreadWorker>();
+  auto worker = std::make_unique<SpreadWorker>(values);
   double mean = 0;
-  worker->Variance(values, spreads, CodesInPlace(sheet), &mean);
+  worker->Variance(spreads, CodesInPlace(sheet), &mean);
   return mean;
 }
 
@@ -366,9 +373,9 @@ absl::StatusOr<std::vector<ActionMoments>> RankedMoments(const SolitaireTable& v
     }
     return out;
   }
-  auto worker = std::make_unique<SpreadWorker>();
-  worker->Variance(values, spreads, codes);
-  const TurnValues& means = worker->MeansOf(0);
+  auto worker = std::make_unique<SpreadWorker>(values);
+  worker->Variance(spreads, codes);
+  const TurnValues& means = worker->Means();
   const DiceSpace& space = DiceSpace::Get();
   const int r = space.RollIndex(roll);
   for (const RankedAction& a : ranked) {

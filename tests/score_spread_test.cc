@@ -192,39 +192,57 @@ class SpreadTest : public ::testing::Test {
 SolitaireTable* SpreadTest::values_ = nullptr;
 SpreadTable* SpreadTest::spreads_ = nullptr;
 
-// The choices alone (OptimalPolicy's batches) are DecideOptimalTurns'
-// choices, and its final-roll values those of the one-position
-// DecideOptimalTurn, on positions of the table and on their labellings in
-// place, batches of every size, with blocked rows too.
+// The choices alone (OptimalPolicy's batches) are OptimalDecider::Turns'
+// choices, and its final-roll values those of the one-position Turn, on
+// positions of the table and on their labellings in place, batches of every
+// size, with blocked rows too; the decision's final values and the chosen
+// markings' successors are the turn's values and the successors' own codes'
+// index.
 TEST_F(SpreadTest, ChoicesAloneAreTheFullDecisions) {
   Rng rng(6);
+  const MarkingCatalog& catalog = MarkingCatalog::Get();
   const SolitaireTable blocked = BuildSolitaireTable(Rules{}, kMaxFree, nullptr, 0b00101);
   for (const SolitaireTable* table : {static_cast<const SolitaireTable*>(values_), &blocked}) {
+    OptimalDecider decider(*table);
     std::vector<ColumnCodes> positions;
     for (int64_t i = 0; i < kNumSolitaireStates && positions.size() < 400; ++i) {
       const ColumnCodes codes = StateOfIndex(i);
       if (!std::isnan(table->values()[i]) && rng.Below(8) == 0) positions.push_back(codes);
     }
     ASSERT_GT(positions.size(), 40u);
+    int markings = 0;
     for (size_t i = 0; i < positions.size(); i += kTurnBatch) {
       const int count = static_cast<int>(std::min<size_t>(kTurnBatch, positions.size() - i)) -
                         static_cast<int>(i / kTurnBatch % 2);  // batches of 3 and 4, ...
       if (count <= 0) continue;
       TurnValues turns[kTurnBatch];
       TurnChoices full[kTurnBatch], alone[kTurnBatch];
-      DecideOptimalTurns(*table, &positions[i], count, turns, full);
-      DecideOptimalChoices(*table, &positions[i], count, alone);
+      decider.Turns(&positions[i], count, turns, full);
+      decider.Choices(&positions[i], count, alone);
       for (int j = 0; j < count; ++j) {
         ASSERT_EQ(alone[j].action, full[j].action);
         ASSERT_EQ(alone[j].keep, full[j].keep);
+        for (int r = 0; r < kNumRolls; ++r) {
+          ASSERT_EQ(decider.final_values()[r * kTurnBatch + j], turns[j].roll[0][r]);
+          const int a = alone[j].action[r];
+          if (a < 0) continue;
+          ColumnCodes after = CodesAfterMarking(positions[i + j], catalog.cells(a),
+                                                table->blocked_rows());
+          SortCodes(after);
+          ASSERT_EQ(decider.successors()[a * kTurnBatch + j],
+                    CodeClosed(after[3]) ? -1 : StateIndex(after));
+          ++markings;
+        }
         TurnValues one;
         TurnChoices single;
-        DecideOptimalTurn(*table, positions[i + j], one, single);
+        decider.Turn(positions[i + j], one, single);
         ASSERT_EQ(one.roll[0], turns[j].roll[0]);
         ASSERT_EQ(single.action, full[j].action);
         ASSERT_EQ(single.keep, full[j].keep);
+        decider.Choices(&positions[i], count, alone);  // the lanes again, for the next j
       }
     }
+    EXPECT_GT(markings, 1000);
   }
 }
 

@@ -101,7 +101,7 @@ BENCHMARK(BM_Hint)->Arg(2)->Arg(0)->Unit(benchmark::kMicrosecond);
 
 // The exact distributions' per-position work (issue 13, item 1), four
 // positions at a time as PropagateScores does: the optimal decision of every
-// roll (DecideOptimalTurns: final rolls, then SolveTurnsWithKeeps), its turn
+// roll (OptimalDecider::Turns: final rolls, then SolveTurnsWithKeeps), its turn
 // part alone, and the forward dice law of the decided turns
 // (FinalRollMasses). BM_TurnStartValues is the table build's turn part on
 // the same final-roll values. Per batch of four.
@@ -113,13 +113,14 @@ struct DecidedBatches {
     static const DecidedBatches* const batches = [] {
       auto* b = new DecidedBatches;
       const std::vector<Sheet> sheets = SampleSheets(64);
+      OptimalDecider decider(Table());
       for (size_t i = 0; i + kTurnBatch <= sheets.size(); i += kTurnBatch) {
         b->codes.emplace_back();
         b->turns.emplace_back();
         b->choices.emplace_back();
         for (int j = 0; j < kTurnBatch; ++j) b->codes.back()[j] = CodesInPlace(sheets[i + j]);
-        DecideOptimalTurns(Table(), b->codes.back().data(), kTurnBatch, b->turns.back().data(),
-                           b->choices.back().data());
+        decider.Turns(b->codes.back().data(), kTurnBatch, b->turns.back().data(),
+                      b->choices.back().data());
       }
       return b;
     }();
@@ -131,10 +132,10 @@ void BM_DecideTurns(benchmark::State& state) {
   const DecidedBatches& b = DecidedBatches::Get();
   std::array<TurnValues, kTurnBatch> turns;
   std::array<TurnChoices, kTurnBatch> choices;
+  OptimalDecider decider(Table());
   size_t i = 0;
   for (auto _ : state) {
-    DecideOptimalTurns(Table(), b.codes[i++ % b.codes.size()].data(), kTurnBatch, turns.data(),
-                       choices.data());
+    decider.Turns(b.codes[i++ % b.codes.size()].data(), kTurnBatch, turns.data(), choices.data());
     benchmark::DoNotOptimize(choices.data());
   }
 }
@@ -144,10 +145,10 @@ BENCHMARK(BM_DecideTurns)->Unit(benchmark::kMicrosecond);
 void BM_DecideChoices(benchmark::State& state) {
   const DecidedBatches& b = DecidedBatches::Get();
   std::array<TurnChoices, kTurnBatch> choices;
+  OptimalDecider decider(Table());
   size_t i = 0;
   for (auto _ : state) {
-    DecideOptimalChoices(Table(), b.codes[i++ % b.codes.size()].data(), kTurnBatch,
-                         choices.data());
+    decider.Choices(b.codes[i++ % b.codes.size()].data(), kTurnBatch, choices.data());
     benchmark::DoNotOptimize(choices.data());
   }
 }
