@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 
 #include "absl/strings/str_cat.h"
 #include "engine/dispatch.h"
@@ -62,8 +63,21 @@ inline int ActionSlot(int action, int markings) {
 // Each action's mass in a decided turn, by ActionSlot (zero between
 // positions).
 struct ActionSums {
-  std::vector<double> mass = std::vector<double>(MarkingCatalog::Get().size() + kColumns + 1, 0.0);
+  // Whole vectors of kTurnBatch slots (the padding stays 0), for
+  // PositionTransitions' compaction.
+  std::vector<double> mass = std::vector<double>(
+      (MarkingCatalog::Get().size() + kColumns + kTurnBatch) / kTurnBatch * kTurnBatch, 0.0);
 };
+
+// For each mask of kTurnBatch consecutive slots, the offsets of those in the
+// mask, ascending, 16 bits each from the lowest: the compaction's table.
+constexpr std::array<uint64_t, 1 << kTurnBatch> kCompactOffsets = [] {
+  std::array<uint64_t, 1 << kTurnBatch> t{};
+  for (int mask = 0; mask < (1 << kTurnBatch); ++mask)
+    for (int i = 0, n = 0; i < kTurnBatch; ++i)
+      if (mask >> i & 1) t[mask] |= static_cast<uint64_t>(i) << (16 * n++);
+  return t;
+}();
 
 // The masses of every roll of count <= kTurnBatch decided turns added to
 // their actions' sums, in roll order per lane (deterministic). Lanes inside
@@ -88,13 +102,24 @@ PENK_HOT void AddRolls(const TurnChoices* choices, const std::array<double, kNum
 PENK_HOT void PositionTransitions(const ColumnCodes& codes, int free, uint32_t blocked_rows,
                                   const Rules& rules, const int32_t* successors, ActionSums& sums,
                                   PositionResult& out) {
+  static_assert(kTurnBatch == 4, "the compaction packs four 16-bit offsets");
   const MarkingCatalog& catalog = MarkingCatalog::Get();
   const int slots = static_cast<int>(sums.mass.size());
-  int16_t order[kMaxCatalogMarkings + kColumns + 1];
+  int16_t order[kMaxCatalogMarkings + kColumns + 1 + kTurnBatch];
   int actions = 0;
-  for (int slot = 0; slot < slots; ++slot) {  // compacted without branches
-    order[actions] = static_cast<int16_t>(slot);
-    actions += sums.mass[slot] != 0;
+  // Compacted without branches, four slots at a time: their mask of slots
+  // with mass, its offsets from the table, the first slot added to each,
+  // stored whole (the ones past the count are overwritten or ignored). One
+  // slot at a time, a chain through the count, was most of this function.
+  for (int slot = 0; slot < slots; slot += kTurnBatch) {
+    Lanes m;
+    std::memcpy(&m, &sums.mass[slot], sizeof m);
+    const LaneInts with_mass = m != 0;
+    const int mask = static_cast<int>((with_mass[0] & 1) | (with_mass[1] & 2) |
+                                      (with_mass[2] & 4) | (with_mass[3] & 8));
+    const uint64_t offsets = kCompactOffsets[mask] + slot * 0x0001000100010001ull;
+    std::memcpy(&order[actions], &offsets, sizeof offsets);
+    actions += std::popcount(static_cast<unsigned>(mask));
   }
   out.next.clear();
   out.failure = 0;

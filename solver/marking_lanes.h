@@ -93,11 +93,13 @@ typedef int64_t LaneInts __attribute__((vector_size(kTurnBatch * sizeof(int64_t)
 // R3.5 for the lanes where some final roll of `final` (scattered from
 // `lanes`' markings) is still kIllegal, no group being legal: the first best
 // failure column by face (FailureColumns) into face[j], its value into
-// value[j]; in the other lanes kIllegal and face 0. Returns the failing lanes.
-[[gnu::always_inline]] inline LaneInts BestFailures(const SolitaireTable& table,
-                                                    const ColumnCodes* codes, int count,
-                                                    const MarkingLanes& lanes, const Lanes* final,
-                                                    Lanes& value, LaneInts& face) {
+// value[j]; in the other lanes kIllegal and face 0. Returns whether some
+// lane fails (a bool, not the lanes' mask: a vector returned by a function
+// compiled outside the clones would change the ABI, -Wpsabi).
+[[gnu::always_inline]] inline bool BestFailures(const SolitaireTable& table,
+                                                const ColumnCodes* codes, int count,
+                                                const MarkingLanes& lanes, const Lanes* final,
+                                                Lanes& value, LaneInts& face) {
   LaneInts failing{};
   for (int r = 0; r < kNumRolls; ++r) failing |= final[r] == kIllegal;
   value = Lanes{} + kIllegal;
@@ -114,7 +116,9 @@ typedef int64_t LaneInts __attribute__((vector_size(kTurnBatch * sizeof(int64_t)
       }
     }
   }
-  return failing;
+  bool any = false;
+  for (int j = 0; j < kTurnBatch; ++j) any |= failing[j] != 0;
+  return any;
 }
 
 }  // namespace penk

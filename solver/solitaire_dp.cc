@@ -112,10 +112,7 @@ PENK_HOT void SolveBatch(const SolitaireTable& table, const int32_t* states, int
   // lanes only, blended in.
   Lanes failure;
   LaneInts face;
-  const LaneInts failing = BestFailures(table, codes, count, lanes, out, failure, face);
-  bool any_failing = false;
-  for (int j = 0; j < kTurnBatch; ++j) any_failing |= failing[j] != 0;
-  if (any_failing)
+  if (BestFailures(table, codes, count, lanes, out, failure, face))
     for (int r = 0; r < kNumRolls; ++r) out[r] = out[r] == kIllegal ? failure : out[r];
   // Read by memcpy on the other side: no aliasing question.
   TurnStartValuesOfLanes(reinterpret_cast<const double*>(out), count, start);
