@@ -196,7 +196,7 @@ struct DecideScratch {
 
 namespace {
 
-// The final rolls' values and actions of DecideOptimalTurn, for count <=
+// The final rolls' values and actions of OptimalDecider's turns, for count <=
 // kTurnBatch positions, one per SIMD lane, as SolveBatch finds the DP's
 // (solver/solitaire_dp.cc): each legal marking's successor looked up first
 // (prefetched), then scattered to its rolls as a vector of lanes, the value

@@ -14,7 +14,7 @@
 // gets 0, not the noise of E[X^2] - E[X]^2.
 //
 // The same pass serves any value table's policy (issue 13, item 3): the turn
-// is decided by that table (DecideOptimalTurn: its argmax, first best in
+// is decided by that table (OptimalDecider: its argmax, first best in
 // canonical order), and the variance needs the policy's means. An
 // expected-score table's values are those means; a target table's are
 // probabilities, so for it the pass also carries the means down the decided

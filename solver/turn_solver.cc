@@ -71,15 +71,23 @@ template <class V>
   }
 }
 
-// Stage with the running best written over the lattice: each slot is read
-// (keep values by the first loop, then its own value by the second) before
-// the second loop overwrites it, and the sub-keeps a slot reads are already
-// its best. The same operations in the same order as Stage, so the same
-// values, in 925 slots instead of 2 x 925: for four lanes 29.6 KB less, the
-// turn's arrays 44 KB instead of 74 KB (a Zen 3 core has 32 KiB of L1d,
-// a Zen 5 one 48 KiB). lattice[kSentinel] must hold kIllegal.
+// Stage with the running best written over the lattice, for values alone
+// (the DP): each slot is read (keep values by the first loop, then its own
+// value by the second) before the second loop overwrites it, and the
+// sub-keeps a slot reads are already its best. A roll's own value is its
+// value with one reroll fewer, lattice[k] as it stands, not its final value
+// (stopping): the same maximum. Stopping is an option with one reroll fewer
+// too, so that value is max(final, best keep then), and each keep is worth
+// at least as much with one more reroll (each outcome's value is, and
+// rounding is monotone: exactly so in floating point). So the maximum of
+// stopping and every keep now is the maximum of that value and every keep
+// now. (Not for the choice: where stopping and a keep tie, that value does
+// not say which; SolveLanesWithKeeps keeps the final values.) Without the
+// final values the turn's working set is the lattice alone, 29.6 KB for
+// four lanes: within a 32 KiB L1d (Zen 3), where lattice and final values,
+// 44 KB, were not.
 template <class V>
-[[gnu::always_inline]] inline void StageInPlace(const Links& l, const V* final, V* lattice) {
+[[gnu::always_inline]] inline void StageInPlace(const Links& l, V* lattice) {
   const V sixth = V{} + 1.0 / 6.0;
   for (int k = kNumKeepsBelowSix - 1; k >= 0; --k) {
     const int16_t* a = l.add[k];
@@ -89,7 +97,7 @@ template <class V>
   }
   for (int k = 0; k < kNumKeeps; ++k) {
     const int16_t* r = l.remove[k];
-    V m = k < kNumKeepsBelowSix ? lattice[k] : final[k - kNumKeepsBelowSix];
+    V m = lattice[k];
     for (int f = 0; f < kFaces; ++f) m = m > lattice[r[f]] ? m : lattice[r[f]];
     lattice[k] = m;
   }
@@ -157,10 +165,8 @@ PENK_HOT void SolveTurn(TurnValues& t) {
 // kNumKeepsBelowSix..): both entry points inline it into their own clones.
 [[gnu::always_inline]] inline void StartValuesOfLattice(const Links& l, Lanes* lattice, int count,
                                                         double* start) {
-  alignas(64) Lanes final[kNumRolls];
-  std::copy(lattice + kNumKeepsBelowSix, lattice + kNumKeeps, final);
   lattice[Links::kSentinel] = Lanes{} + kIllegal;
-  for (int n = 1; n <= kRerolls; ++n) StageInPlace(l, final, lattice);
+  for (int n = 1; n <= kRerolls; ++n) StageInPlace(l, lattice);
   Lanes sum = {0, 0, 0, 0};
   for (int r = 0; r < kNumRolls; ++r) sum += l.roll_probability[r] * lattice[kNumKeepsBelowSix + r];
   for (int j = 0; j < count; ++j) start[j] = sum[j];

@@ -82,6 +82,33 @@ TEST(BestKeepsTest, BatchIsOneTurnAtATime) {
   }
 }
 
+// The DP's four turns at once (TurnStartValues: the running best in place,
+// a roll's own value its value with one reroll fewer rather than its final
+// value) start where the one-turn solve does, with final values full of
+// ties, spread wide, and negative, fewer turns than lanes too.
+TEST(BestKeepsTest, TurnStartValuesAreSolveTurns) {
+  Rng rng(12);
+  for (int trial = 0; trial < 12; ++trial) {
+    const int count = 1 + trial % kTurnBatch;
+    TurnValues turns[kTurnBatch];
+    const double* finals[kTurnBatch];
+    for (int j = 0; j < count; ++j) {
+      for (int r = 0; r < kNumRolls; ++r)
+        turns[j].roll[0][r] = trial % 3 == 0   ? rng.Below(3)
+                              : trial % 3 == 1 ? rng.Below(100000) / 7.0
+                                               : -(rng.Below(50) / 3.0);
+      finals[j] = turns[j].roll[0].data();
+    }
+    double start[kTurnBatch];
+    TurnStartValues(finals, count, start);
+    for (int j = 0; j < count; ++j) {
+      SolveTurn(turns[j]);
+      EXPECT_NEAR(start[j], turns[j].start, 1e-12 * std::max(1.0, std::abs(turns[j].start)))
+          << "trial " << trial << " lane " << j;
+    }
+  }
+}
+
 // The dice law of four decided turns at once is each turn's.
 TEST(BestKeepsTest, FinalRollMassesAreEachTurns) {
   const DiceSpace& space = DiceSpace::Get();
