@@ -204,8 +204,8 @@ PENK_HOT void SpreadOfTurn(const TurnValues& t, const TurnChoices& choices, Turn
 }
 
 namespace {
+
 typedef double Lanes __attribute__((vector_size(kTurnBatch * sizeof(double))));
-}  // namespace
 
 // One keep of SpreadOfTurns' lattice: its mean, as the turn solver's keep
 // value (the same sum in the same order), and its variance by total variance,
@@ -227,6 +227,8 @@ typedef double Lanes __attribute__((vector_size(kTurnBatch * sizeof(double))));
   mean = m;
   var = acc * sixth;
 }
+
+}  // namespace
 
 PENK_HOT void SpreadOfTurns(const double* mean0, const double* var0, const TurnChoices* choices,
                             int count, double* var_start, double* mean_start) {

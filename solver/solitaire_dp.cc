@@ -74,7 +74,9 @@ struct MarkingScratch {
 // SolveBatch's buffers, one per thread.
 struct BatchScratch {
   MarkingLanes lanes;
-  alignas(64) Lanes final_rolls[kNumRolls];
+  // The turn solver's lattice: the final rolls' values are scattered to its
+  // rolls, and the turn is solved in place (TurnStartValuesInPlace).
+  alignas(64) Lanes lattice[kNumKeeps];
 };
 
 // The start values of up to kTurnBatch positions of one layer (one SIMD lane
@@ -100,7 +102,7 @@ PENK_HOT void SolveBatch(const SolitaireTable& table, const int32_t* states, int
   for (int j = 0; j < count; ++j) codes[j] = StateOfIndex(states[j]);
   MarkingLanes& lanes = scratch.lanes;
   FindMarkingLanes(table, codes, count, lanes);
-  Lanes* const out = scratch.final_rolls;
+  Lanes* const out = scratch.lattice + kNumKeepsBelowSix;
   std::fill(out, out + kNumRolls, Lanes{} + kIllegal);
   for (int i = 0; i < lanes.markings; ++i) {
     const Lanes v = lanes.value[i];
@@ -114,8 +116,7 @@ PENK_HOT void SolveBatch(const SolitaireTable& table, const int32_t* states, int
   LaneInts face;
   if (BestFailures(table, codes, count, lanes, out, failure, face))
     for (int r = 0; r < kNumRolls; ++r) out[r] = out[r] == kIllegal ? failure : out[r];
-  // Read by memcpy on the other side: no aliasing question.
-  TurnStartValuesOfLanes(reinterpret_cast<const double*>(out), count, start);
+  TurnStartValuesInPlace(reinterpret_cast<double*>(scratch.lattice), count, start);
 }
 
 }  // namespace

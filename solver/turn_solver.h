@@ -67,10 +67,12 @@ void BestKeeps(const TurnValues& t, int n, int16_t* out);
 // lattice, so lanes share every index): the whole-game DP's hot path.
 inline constexpr int kTurnBatch = 4;
 void TurnStartValues(const double* const* final_roll_values, int count, double* start);
-// The same with the final-roll values already interleaved as the lanes hold
-// them: lanes[r * kTurnBatch + j] is roll r's value in turn j, every lane
-// filled (an idle lane may repeat another); start[j] for j < count.
-void TurnStartValuesOfLanes(const double* lanes, int count, double* start);
+// The same in place, the final-roll values already interleaved as the lanes
+// hold them: `lattice` is kNumKeeps vectors of kTurnBatch doubles, 32-byte
+// aligned, with roll r's value in turn j at lattice[(kNumKeepsBelowSix + r) *
+// kTurnBatch + j], every lane filled (an idle lane may repeat another); the
+// rest is scratch, and all of it is overwritten. start[j] for j < count.
+void TurnStartValuesInPlace(double* lattice, int count, double* start);
 
 // SolveTurn and BestKeeps for up to kTurnBatch turns at once, one per SIMD
 // lane as TurnStartValues (the exact score distributions and spreads decide
@@ -81,7 +83,7 @@ void TurnStartValuesOfLanes(const double* lanes, int count, double* start);
 void SolveTurnsWithKeeps(TurnValues* const* turns, int count,
                          std::array<std::array<int16_t, kNumRolls>, kRerolls>* const* keeps);
 // The keeps alone (the exact distributions need no values), from final-roll
-// values interleaved as TurnStartValuesOfLanes takes them, stored as 32-byte
+// values interleaved as TurnStartValuesInPlace takes them, stored as 32-byte
 // aligned vectors of kTurnBatch doubles: the same keeps.
 void TurnKeepsOfLanes(const double* lanes, int count,
                       std::array<std::array<int16_t, kNumRolls>, kRerolls>* const* keeps);
