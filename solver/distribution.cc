@@ -94,9 +94,9 @@ PENK_HOT void AddRolls(const TurnChoices* choices, const std::array<double, kNum
 // One position's transitions from the masses of its actions (ActionSums,
 // cleared on return), in action slot order: the actions with mass found by a
 // branch-free compaction, not a branch per roll ("is this action new",
-// mispredicted at random, most of the time of the transitions, perf). PENK_HOT: the popcounts and the codes'
-// arithmetic inline, in the clones (out of them, every popcount was a
-// library call).
+// mispredicted at random, most of the time of the transitions, perf).
+// PENK_HOT: the popcounts and the codes' arithmetic inline, in the clones
+// (out of them, every popcount was a library call).
 // `successors`, when the policy found them (TurnPolicy::Successors, this
 // position's lane), spares the live successors' codes and index.
 PENK_HOT void PositionTransitions(const ColumnCodes& codes, int free, uint32_t blocked_rows,

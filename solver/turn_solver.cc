@@ -1,7 +1,6 @@
 #include "solver/turn_solver.h"
 
 #include <algorithm>
-#include <cstring>
 #include <limits>
 
 #include "engine/dispatch.h"
@@ -18,13 +17,12 @@ struct Links {
   int16_t remove[kNumKeeps][kFaces];
   double roll_probability[kNumRolls];
   // BestKeep's preference among keeps of equal value: smaller first.
-  int16_t rank[kNumKeeps + 1];
+  int16_t rank[kNumKeeps];
 
   Links() {
     const DiceSpace& s = DiceSpace::Get();
     for (int k = 0; k < kNumKeeps; ++k)
       rank[k] = static_cast<int16_t>((kDice - s.keep(k).size()) * kNumKeeps + k);
-    rank[kSentinel] = std::numeric_limits<int16_t>::max();
     for (int k = 0; k < kNumKeeps; ++k)
       for (int f = 0; f < kFaces; ++f) {
         if (k < kNumKeepsBelowSix) add[k][f] = s.Add(k, f);
@@ -42,6 +40,22 @@ struct Links {
 // register in the x86-64-v3 and v4 clones, SSE pairs in the baseline).
 typedef double Lanes __attribute__((vector_size(kTurnBatch * sizeof(double))));
 
+// The keep values of a reroll stage: keep k (fewer than six dice) is the
+// mean of its six outcomes, one more die each, from lattice[462..923] (the
+// rolls' values with one reroll fewer) down; one turn (V = double) or
+// kTurnBatch turns (V = Lanes). The one sum every turn solve uses, in one
+// order, so that all give the same values bit for bit.
+template <class V>
+[[gnu::always_inline]] inline void KeepValues(const Links& l, V* lattice) {
+  const V sixth = V{} + 1.0 / 6.0;  // a scalar broadcasts to every lane
+  for (int k = kNumKeepsBelowSix - 1; k >= 0; --k) {
+    const int16_t* a = l.add[k];
+    lattice[k] = (lattice[a[0]] + lattice[a[1]] + lattice[a[2]] + lattice[a[3]] + lattice[a[4]] +
+                  lattice[a[5]]) *
+                 sixth;
+  }
+}
+
 // One reroll stage, for one turn (V = double) or kTurnBatch turns (V = Lanes).
 // lattice[462..923] holds the values of the rolls with one reroll fewer; on
 // return lattice[0..461] holds keep values (before the reroll) and
@@ -55,13 +69,7 @@ typedef double Lanes __attribute__((vector_size(kTurnBatch * sizeof(double))));
 // the clone (GCC's -Wpsabi warning in the baseline).
 template <class V>
 [[gnu::always_inline]] inline void Stage(const Links& l, const V* final, V* lattice, V* best) {
-  const V sixth = V{} + 1.0 / 6.0;  // a scalar broadcasts to every lane
-  for (int k = kNumKeepsBelowSix - 1; k >= 0; --k) {
-    const int16_t* a = l.add[k];
-    lattice[k] = (lattice[a[0]] + lattice[a[1]] + lattice[a[2]] + lattice[a[3]] + lattice[a[4]] +
-                  lattice[a[5]]) *
-                 sixth;
-  }
+  KeepValues(l, lattice);
   best[Links::kSentinel] = V{} + kIllegal;
   for (int k = 0; k < kNumKeeps; ++k) {
     const int16_t* r = l.remove[k];
@@ -93,13 +101,7 @@ template <class V>
 // nothing), and 8 KB of links instead of 11.
 [[gnu::always_inline]] inline void StageInPlace(const Links& l, const SmallerKeeps& smaller,
                                                 Lanes* lattice) {
-  const Lanes sixth = Lanes{} + 1.0 / 6.0;
-  for (int k = kNumKeepsBelowSix - 1; k >= 0; --k) {
-    const int16_t* a = l.add[k];
-    lattice[k] = (lattice[a[0]] + lattice[a[1]] + lattice[a[2]] + lattice[a[3]] + lattice[a[4]] +
-                  lattice[a[5]]) *
-                 sixth;
-  }
+  KeepValues(l, lattice);
   ForEachRun(smaller, [&](auto links, const SmallerKeeps::Run& run) [[gnu::always_inline]] {
     for (int i = run.begin; i < run.end; ++i) {
       const int k = smaller.by_count[i];
@@ -129,8 +131,8 @@ int TurnValues::BestKeep(int n, int roll_index) const {
 
 PENK_HOT void BestKeeps(const TurnValues& t, int n, int16_t* out) {
   // Preference among equal values: more dice kept, then the lower keep index
-  // (keeps are numbered by size, canonical order within a size). The
-  // sentinel (no sub-keep) never wins: its value is -inf.
+  // (keeps are numbered by size, canonical order within a size). Each keep
+  // is compared with its smaller keeps only (SmallerKeeps: no sentinels).
   const Links& l = Links::Get();
   const SmallerKeeps& smaller = SmallerKeeps::Get();
   // Each keep carries its best sub-keep's value and rank (the rank names the
@@ -226,17 +228,10 @@ template <bool kValues>
   const SmallerKeeps& smaller = SmallerKeeps::Get();
   alignas(64) Lanes lattice[kNumKeeps], rank[kNumKeeps];
   std::copy(final, final + kNumRolls, lattice + kNumKeepsBelowSix);
-  const Lanes sixth = Lanes{} + 1.0 / 6.0;
   const Lanes no_rank = Lanes{} + std::numeric_limits<double>::infinity();
   rank[0] = Lanes{} + static_cast<double>(l.rank[0]);  // the empty keep: itself alone
   for (int n = 1; n <= kRerolls; ++n) {
-    // Keep values, as Stage.
-    for (int k = kNumKeepsBelowSix - 1; k >= 0; --k) {
-      const int16_t* a = l.add[k];
-      lattice[k] = (lattice[a[0]] + lattice[a[1]] + lattice[a[2]] + lattice[a[3]] +
-                    lattice[a[4]] + lattice[a[5]]) *
-                   sixth;
-    }
+    KeepValues(l, lattice);
     if (kValues)
       for (int j = 0; j < count; ++j)
         for (int k = 0; k < kNumKeepsBelowSix; ++k) turns[j]->keep[n - 1][k] = lattice[k][j];

@@ -15,6 +15,9 @@ max_free=8
 if [[ "${1:-}" =~ ^[0-9]+$ ]]; then max_free=$1; shift; fi
 [ $# -ge 1 ] || { echo "usage: $0 [max_free] penk-binary..." >&2; exit 2; }
 command -v valgrind >/dev/null || { echo "valgrind not found (Debian package valgrind)" >&2; exit 2; }
+for bin in "$@"; do
+  [ -x "$bin" ] || { echo "$bin: not an executable penk binary (expected e.g. build/penk)" >&2; exit 2; }
+done
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 export OMP_NUM_THREADS=1 PENK_TABLE_DIR=$out/tables
