@@ -207,10 +207,7 @@ Session::SpreadsFor(const Rules& rules, const Sheet& sheet, const std::string& p
 absl::StatusOr<std::vector<ActionMoments>> Session::Moments(
     const Sheet& sheet, const Dice& roll, int rerolls, const Rules& rules,
     const std::string& table_path, Objective objective, const std::vector<RankedAction>& ranked) {
-  if (sheet.ClosedColumns() >= 2)  // the last turn of a finished sheet (R5.2)
-    return absl::FailedPreconditionError(absl::StrCat(
-        "sheet ", FormatSheet(sheet), " has two closed columns: spread tables cover live "
-        "positions only, so its last turn has no sd"));
+  if (absl::Status live = SpreadCoversSheet(sheet); !live.ok()) return live;
   auto pair = SpreadsFor(rules, sheet, table_path, objective);
   if (!pair.ok()) return pair.status();
   return RankedMoments(*pair->first, *pair->second, sheet, roll, rerolls, ranked);

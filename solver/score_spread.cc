@@ -348,6 +348,14 @@ absl::StatusOr<double> SheetMean(const SolitaireTable& values, const SpreadTable
   return mean;
 }
 
+absl::Status SpreadCoversSheet(const Sheet& sheet) {
+  if (sheet.ClosedColumns() < 2) return absl::OkStatus();
+  return absl::FailedPreconditionError(
+      absl::StrCat("sheet ", FormatSheet(sheet),
+                   " has two closed columns: spread tables cover live positions only, so its "
+                   "last turn has no sd"));
+}
+
 absl::StatusOr<std::vector<ActionMoments>> RankedMoments(const SolitaireTable& values,
                                                          const SpreadTable& spreads,
                                                          const Sheet& sheet, const Dice& roll,

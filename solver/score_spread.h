@@ -135,6 +135,13 @@ absl::StatusOr<std::vector<ActionMoments>> RankedMoments(const SolitaireTable& v
                                                          int rerolls,
                                                          const std::vector<RankedAction>& ranked);
 
+// OK if `sheet` is live; otherwise why no spread can be given for it. With
+// opponents, a sheet with two closed columns still plays the last round's
+// turn (R5.2), but spread tables cover live positions only: the hints that
+// show an sd beside a game value (the CLI's and the engine's) say so
+// instead of an sd.
+absl::Status SpreadCoversSheet(const Sheet& sheet);
+
 // The standard deviations of RankedMoments.
 absl::StatusOr<std::vector<double>> ActionSds(const SolitaireTable& values,
                                               const SpreadTable& spreads, const Sheet& sheet,

@@ -286,10 +286,7 @@ void RunRolloutHint(const HintArgs& a, const Sheet& sheet, const Dice& roll, con
 absl::StatusOr<std::vector<ActionMoments>> MultiplayerMoments(
     const HintArgs& a, const SolitaireTable& table, const Sheet& sheet, const Dice& roll,
     const std::vector<RankedAction>& ranked) {
-  if (sheet.ClosedColumns() >= 2)
-    return absl::FailedPreconditionError(absl::StrCat(
-        "sheet ", FormatSheet(sheet), " has two closed columns: spread tables cover live "
-        "positions only, so its last turn has no sd"));
+  if (absl::Status live = SpreadCoversSheet(sheet); !live.ok()) return live;
   absl::StatusOr<SpreadTable> spreads = LoadOrBuildSpreadTable(table, a.table);
   if (!spreads.ok()) return spreads.status();
   return RankedMoments(table, *spreads, sheet, roll, a.rerolls, ranked);
