@@ -167,7 +167,7 @@ int penk_value_moments(penk_context* ctx, const char* sheet, const char* rules,
  * commas (NULL or "": none, then this is penk_hint_json); the actions are
  * ranked by expert's estimated probability of winning ("win") beside the
  * expected score. seat: the mover's seat 1..players; turns: turns the mover
- * has played, -1 to estimate it from the sheet. Uses the exact tables of the
+ * has played (0..1000), -1 to estimate it from the sheet. Uses the exact tables of the
  * sheets' blocked rows (loaded from the context's folder, or built). */
 int penk_hint_multi_json(penk_context* ctx, const char* sheet, const char* roll, int rerolls,
                          const char* rules, const char* table, const char* opponents,

@@ -29,8 +29,8 @@ int JsonDepth(absl::string_view text, int limit) {
 absl::StatusOr<nlohmann::ordered_json> ParseBoundedJson(absl::string_view text, int max_depth) {
   if (JsonDepth(text, max_depth) > max_depth)
     return absl::InvalidArgumentError(
-        absl::StrCat("arrays and objects nested deeper than ", max_depth,
-                     " levels (a request needs at most 4)"));
+        absl::StrCat("nested deeper than ", max_depth,
+                     " levels of arrays and objects (a request needs at most 4)"));
   nlohmann::ordered_json j =
       nlohmann::ordered_json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return absl::InvalidArgumentError("not valid JSON");

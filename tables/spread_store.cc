@@ -146,9 +146,19 @@ SpreadLoader FileSpreadLoader(const std::string& dir, BuildPolicy policy) {
     const std::string value_path =
         ours ? TablePathIn(folder, key.rules, key.blocked_rows, key.objective) : key.file;
     SpreadSource source{value_path, ours, !ours || policy.allow, nullptr};
+    // `tables build --all` writes value tables only: one build with --out
+    // writes the value table and its spread table.
     if (ours)
       source.may_build = [&] {
-        return policy.MayBuild(key, folder, TableBuildCommand(key.rules, key.objective, folder));
+        return policy.MayBuild(
+            key, folder,
+            absl::StrCat("penk tables build --out ", value_path, " --rules ", FormatRules(key.rules),
+                         key.blocked_rows ? absl::StrCat(" --blocked-rows ",
+                                                         BlockedRowsDigits(key.blocked_rows))
+                                          : "",
+                         key.objective.is_target()
+                             ? absl::StrCat(" --objective ", FormatObjective(key.objective))
+                             : ""));
       };
     return LoadOrBuildSpreadTable(values, source);
   };

@@ -484,5 +484,29 @@ TEST_F(ForgedTable, ProbabilitiesAndVariancesHaveTheirBounds) {
   }
 }
 
+// Item 13: a damaged spread file costs the sd, not the value, in the CLI as
+// in the engine (which answers with sd_error).
+TEST_F(ForgedTable, ADamagedSpreadFileCostsOnlyTheSd) {
+  ASSERT_TRUE(WriteTable(table_, path_).ok());
+  std::vector<double> v = BuildSpreadTable(table_, {}).variances();
+  v[solved_] = -1;
+  ASSERT_TRUE(WriteSpreadTable(SpreadTable(Rules{}, 4, 0, std::move(v)), SpreadPathFor(path_)).ok());
+  const std::string sheet = "ooooo/o.ooo/oo.oo/ooo.o/oooo.";
+  PenkRun r = RunPenk({"value", "--sheet", sheet, "--table", path_});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("sd: not available: table file"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("is not a variance"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nvalue: "), std::string::npos) << r.out;
+  r = RunPenk({"hint", "--sheet", sheet, "--roll", "3345JJ", "--table", path_, "--json"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"sd_error\":\"table file"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\"sd\":"), std::string::npos) << r.out;
+  r = RunPenkShell("engine", "{\"id\":1,\"cmd\":\"value\",\"sheet\":\"" + sheet +
+                                 "\",\"table\":\"" + path_ + "\"}\n", "", 30);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"sd_error\":\"table file"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"value\":"), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace penk
