@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libabsl-dev libboost-serialization-dev libboost-dev libcli11-dev nlohmann-json3-dev
+packages=(libabsl-dev libboost-dev libcli11-dev nlohmann-json3-dev
           pkg-config   # pkg-config: the install test builds against penk.pc
           chromium chromium-driver python3-selenium)  # the web app's browser tests (docs/WEB.md)
 missing=()
