@@ -102,7 +102,7 @@ typedef struct penk_ranked_moments {
 } penk_ranked_moments;
 
 /* --- Library information (static strings, never freed). --- */
-const char* penk_version(void);          /* "0.1.0" */
+const char* penk_version(void);          /* the project version, e.g. "0.1.0" */
 int penk_api_version(void);              /* PENK_API_VERSION */
 int penk_level_count(void);              /* number of AI levels */
 const char* penk_level_name(int index);  /* "bot", "greedy", ...; NULL if out of range */

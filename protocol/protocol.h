@@ -25,6 +25,7 @@
 #include "engine/rules.h"
 #include "engine/sheet.h"
 #include "nlohmann/json.hpp"
+#include "penk_version.h"
 #include "solver/advisor.h"
 #include "solver/score_spread.h"
 #include "ai/player.h"
@@ -38,7 +39,7 @@ namespace penk::protocol {
 // undo, history, hint by game, best_action values, level descriptions.
 inline constexpr int kProtocolVersion = 2;
 inline constexpr char kEngineName[] = "penk";
-inline constexpr char kEngineVersion[] = "0.1.0";
+inline constexpr char kEngineVersion[] = PENK_VERSION_STRING;  // CMakeLists.txt project()
 
 // Error codes of the protocol ("code" of an error reply) and of the C API
 // (PENK_E_* in capi/penk.h have the same numbers). Never renumber.

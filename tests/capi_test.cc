@@ -75,7 +75,7 @@ class CApi : public testing::Test {
 };
 
 TEST(CApiInfo, VersionLevelsStatusNames) {
-  EXPECT_STREQ(penk_version(), "0.1.0");
+  EXPECT_STREQ(penk_version(), PENK_PROJECT_VERSION);  // project() in CMakeLists.txt
   EXPECT_EQ(penk_api_version(), PENK_API_VERSION);
   ASSERT_GE(penk_level_count(), 3);
   EXPECT_STREQ(penk_level_name(0), "bot");

@@ -4,6 +4,7 @@
 
 #include "CLI/CLI.hpp"
 #include "engine/dispatch.h"
+#include "penk_version.h"
 #include "solver/table_cache.h"
 #include "engine/quoted_input.h"
 #include "tools/cli_common.h"
@@ -37,7 +38,7 @@ std::string OneLine(const std::string& message) {
 int main(int argc, char** argv) {
   CLI::App app{"penk: rules engine, optimal solver and AI for the dice game PENK"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("penk 0.1.0 (") + penk::DispatchLevel() + ")");
+  app.set_version_flag("--version", std::string("penk " PENK_VERSION_STRING " (") + penk::DispatchLevel() + ")");
   // Messages cite rules by number (R4.2); say where the numbers are defined.
   app.footer("Rules: docs/RULES.md in the source tree; messages cite them by number (R4.2).\n"
              "Tables: $PENK_TABLE_DIR, else tables/ beside the penk binary.");
