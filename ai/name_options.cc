@@ -12,6 +12,10 @@ namespace penk {
 
 absl::StatusOr<std::vector<std::pair<std::string, double>>> ParseNameOptions(
     absl::string_view name, absl::string_view kind) {
+  if (name.size() > kMaxPlayerNameLength)
+    return absl::InvalidArgumentError(absl::StrCat("a player name has at most ",
+                                                   kMaxPlayerNameLength, " characters; got ",
+                                                   name.size(), ": ", QuotedInput(name)));
   std::vector<std::string> parts = absl::StrSplit(absl::AsciiStrToLower(name), ':');
   if (parts.empty() || parts[0] != kind)
     return absl::InvalidArgumentError(absl::StrCat("not a ", kind, " name: ", QuotedInput(name)));
@@ -22,6 +26,10 @@ absl::StatusOr<std::vector<std::pair<std::string, double>>> ParseNameOptions(
     if (kv.size() != 2 || !absl::SimpleAtod(kv[1], &x) || !std::isfinite(x))
       return absl::InvalidArgumentError(
           absl::StrCat(kind, " option ", QuotedInput(parts[i]), " must be key=number"));
+    for (const auto& [key, value] : out)
+      if (key == kv[0])
+        return absl::InvalidArgumentError(
+            absl::StrCat(kind, " option ", QuotedInput(kv[0]), " is given twice"));
     out.emplace_back(kv[0], x);
   }
   return out;

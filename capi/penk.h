@@ -17,10 +17,14 @@
  *    returned: call again with at least *needed + 1 bytes.
  *  - Handles are opaque. A context holds the value tables it has loaded; a
  *    game keeps its context alive, so destroying the context first is safe.
- *    One handle must not be used by two threads at once; distinct handles may.
- *    The library knows its live handles: a destroyed (or never created)
- *    handle is refused with PENK_E_BAD_ARGUMENT (the int accessors return
- *    -1), and destroying it again is ignored.
+ *    One handle must not be used by two threads at once; distinct handles may
+ *    (games of one context on threads of their own, the context itself on
+ *    another: what they share, the table cache, is locked; tested under
+ *    ThreadSanitizer). The library knows its live handles and their kinds: a
+ *    destroyed (or never created) handle, or a context where a game is
+ *    expected and the reverse, is refused with PENK_E_BAD_ARGUMENT (the int
+ *    accessors return -1), and destroying it again, or with the other
+ *    kind's destroy function, is ignored.
  *  - No C++ exception ever leaves the library.
  *  - Tables: a request needing one loads it on first use (and caches it in
  *    the context) from `table` if given, else from the context's table folder
@@ -163,7 +167,7 @@ int penk_value_moments(penk_context* ctx, const char* sheet, const char* rules,
  * commas (NULL or "": none, then this is penk_hint_json); the actions are
  * ranked by expert's estimated probability of winning ("win") beside the
  * expected score. seat: the mover's seat 1..players; turns: turns the mover
- * has played, -1 to estimate it from the sheet. Uses the exact tables of the
+ * has played (0..1000), -1 to estimate it from the sheet. Uses the exact tables of the
  * sheets' blocked rows (loaded from the context's folder, or built). */
 int penk_hint_multi_json(penk_context* ctx, const char* sheet, const char* roll, int rerolls,
                          const char* rules, const char* table, const char* opponents,
@@ -234,7 +238,12 @@ int penk_game_score(const penk_game* game, int player);
  * {"cmd":"new_game","players":["human","expert"]}: the reply object as the
  * `penk engine` process writes it. Games made this way live in the context
  * and are addressed by id, as in the protocol. Returns PENK_OK when the
- * reply was written (the reply itself may be an error reply). */
+ * reply was written (the reply itself may be an error reply). A request is
+ * run once: when the buffer is too small the context keeps the reply, and
+ * the next penk_request on it with the same request text gets that reply
+ * without running the request again (so a new_game retried with a larger
+ * buffer makes one game, an undo takes back one step); any other request
+ * drops the kept reply. */
 int penk_request(penk_context* ctx, const char* request, char* buf, size_t size, size_t* needed);
 
 #ifdef __cplusplus

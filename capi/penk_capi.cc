@@ -15,11 +15,14 @@
 #include <new>
 #include <random>
 #include <string>
-#include <unordered_set>
+#include <optional>
+#include <unordered_map>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "ai/bot.h"
+#include "protocol/json_text.h"
 #include "protocol/protocol.h"
 
 using penk::protocol::EngineError;
@@ -29,6 +32,11 @@ using penk::protocol::Session;
 
 struct penk_context {
   std::shared_ptr<Session> session;
+  // The last penk_request whose reply did not fit the caller's buffer, and
+  // that reply: the documented retry (the same request with a larger
+  // buffer) gets it without running the request again, which would make a
+  // second game of one new_game or take back two steps for one undo.
+  std::string unsent_request, unsent_reply;
 };
 
 struct penk_game {
@@ -40,31 +48,43 @@ namespace {
 
 thread_local std::string last_error;
 
-// Every live handle, so that a destroyed, never created or foreign pointer is
-// refused (PENK_E_BAD_ARGUMENT, or -1 from the accessors) instead of being
-// used: a lookup under a lock per call is cheap next to any real work.
+// Every live handle with its kind, so that a destroyed, never created or
+// foreign pointer, or a handle of the other kind (a context where a game is
+// expected), is refused (PENK_E_BAD_ARGUMENT, or -1 from the accessors)
+// instead of being used: a lookup under a lock per call is cheap next to any
+// real work.
+enum class Kind { kContext, kGame };
+const char* KindName(Kind k) { return k == Kind::kContext ? "a context" : "a game"; }
 struct Handles {
   std::mutex mutex;
-  std::unordered_set<const void*> live;
+  std::unordered_map<const void*, Kind> live;
 };
 Handles& TheHandles() {
   static Handles* handles = new Handles;  // never destroyed: used until the process ends
   return *handles;
 }
-void Register(const void* h) {
+void Register(const void* h, Kind kind) {
   std::lock_guard<std::mutex> lock(TheHandles().mutex);
-  TheHandles().live.insert(h);
+  TheHandles().live.emplace(h, kind);
 }
-// Removes `h`; false if it was not live (then it must not be freed).
-bool Unregister(const void* h) {
+// Removes `h` if it is a live handle of `kind`; false otherwise (then it
+// must not be freed).
+bool Unregister(const void* h, Kind kind) {
   std::lock_guard<std::mutex> lock(TheHandles().mutex);
-  return TheHandles().live.erase(h) > 0;
+  auto it = TheHandles().live.find(h);
+  if (it == TheHandles().live.end() || it->second != kind) return false;
+  TheHandles().live.erase(it);
+  return true;
 }
-bool IsLive(const void* h) {
-  if (!h) return false;
+// The kind of a live handle, or nothing.
+std::optional<Kind> KindOf(const void* h) {
+  if (!h) return std::nullopt;
   std::lock_guard<std::mutex> lock(TheHandles().mutex);
-  return TheHandles().live.count(h) > 0;
+  auto it = TheHandles().live.find(h);
+  if (it == TheHandles().live.end()) return std::nullopt;
+  return it->second;
 }
+bool IsLive(const void* h, Kind kind) { return KindOf(h) == kind; }
 
 [[noreturn]] void Fail(ErrorCode code, std::string message) {
   throw EngineError{code, std::move(message)};
@@ -92,12 +112,23 @@ void Require(const void* p, const char* what) {
   if (!p) Fail(ErrorCode::kBadField, std::string(what) + " must not be NULL");
 }
 
-// A handle argument: not NULL, and created by this library and not destroyed.
-void RequireLive(const void* h, const char* what) {
+// A handle argument: not NULL, created by this library, not destroyed, and
+// of the kind the function takes.
+void RequireLive(const void* h, Kind kind, const char* what) {
   Require(h, what);
-  if (!IsLive(h))
+  const std::optional<Kind> got = KindOf(h);
+  if (!got)
     Fail(ErrorCode::kBadField,
          std::string(what) + " is not a live handle (destroyed, or not made by libpenk)");
+  if (*got != kind)
+    Fail(ErrorCode::kBadField, absl::StrCat(what, " is ", KindName(*got), " handle; ",
+                                            KindName(kind), " handle is expected"));
+}
+void RequireContext(const penk_context* h, const char* what = "ctx") {
+  RequireLive(h, Kind::kContext, what);
+}
+void RequireGame(const penk_game* h, const char* what = "game") {
+  RequireLive(h, Kind::kGame, what);
 }
 
 std::string Opt(const char* s, const char* fallback = "") { return s ? s : fallback; }
@@ -142,7 +173,7 @@ template <class Out>
 HintQuery HintQueryOf(penk_context* ctx, const char* sheet, const char* roll, int rerolls,
                       const char* rules, const char* table, const char* objective, Out* actions,
                       size_t capacity, size_t* count) {
-  RequireLive(ctx, "ctx");
+  RequireContext(ctx);
   Require(roll, "roll");
   Require(count, "count");
   if (capacity > 0) Require(actions, "actions");
@@ -192,18 +223,18 @@ int penk_context_create(const char* table_dir, penk_context** out) {
     // setting are used for its games only.
     auto ctx = std::make_unique<penk_context>();
     ctx->session = std::make_shared<Session>(options);
-    Register(ctx.get());
+    Register(ctx.get(), Kind::kContext);
     *out = ctx.release();
   });
 }
 
 void penk_context_destroy(penk_context* ctx) {
-  if (ctx && Unregister(ctx)) delete ctx;
+  if (ctx && Unregister(ctx, Kind::kContext)) delete ctx;
 }
 
 int penk_context_set_build(penk_context* ctx, int allow) {
   return Guard([&] {
-    RequireLive(ctx, "ctx");
+    RequireContext(ctx);
     // The same session: its games follow the new setting; loaded tables stay.
     ctx->session->SetAllowBuild(allow != 0);
   });
@@ -211,7 +242,7 @@ int penk_context_set_build(penk_context* ctx, int allow) {
 
 int penk_context_set_table_cache_mb(penk_context* ctx, size_t megabytes) {
   return Guard([&] {
-    RequireLive(ctx, "ctx");
+    RequireContext(ctx);
     if (megabytes < 1 || megabytes > penk::TableCache::kMaxCapMegabytes)
       Fail(ErrorCode::kBadField, "megabytes must be 1.." +
                                      std::to_string(penk::TableCache::kMaxCapMegabytes));
@@ -222,7 +253,7 @@ int penk_context_set_table_cache_mb(penk_context* ctx, size_t megabytes) {
 int penk_value_objective(penk_context* ctx, const char* sheet, const char* rules,
                          const char* table, const char* objective, double* value) {
   return Guard([&] {
-    RequireLive(ctx, "ctx");
+    RequireContext(ctx);
     Require(value, "value");
     penk::Sheet s = penk::protocol::SheetOrThrow(Opt(sheet, "...../...../...../...../....."));
     penk::Rules r = penk::protocol::RulesOrThrow(Opt(rules));
@@ -281,7 +312,7 @@ int penk_value_moments(penk_context* ctx, const char* sheet, const char* rules,
                        const char* table, const char* objective, double* value, double* mean,
                        double* sd) {
   return Guard([&] {
-    RequireLive(ctx, "ctx");
+    RequireContext(ctx);
     Require(value, "value");
     Require(mean, "mean");
     Require(sd, "sd");
@@ -303,7 +334,7 @@ int penk_hint_multi_json(penk_context* ctx, const char* sheet, const char* roll,
                          int last_round, int seat, int turns, char* buf, size_t size,
                          size_t* needed) {
   return Guard([&] {
-    RequireLive(ctx, "ctx");
+    RequireContext(ctx);
     Require(roll, "roll");
     penk::Sheet s = penk::protocol::SheetOrThrow(Opt(sheet, "...../...../...../...../....."));
     penk::Dice d = penk::protocol::RollOrThrow(roll);
@@ -313,7 +344,6 @@ int penk_hint_multi_json(penk_context* ctx, const char* sheet, const char* roll,
       for (absl::string_view o : absl::StrSplit(opponents, ','))
         opp.push_back(penk::protocol::SheetOrThrow(o));
     if (opp.size() > 3) Fail(ErrorCode::kBadField, "at most 3 opponents (R1.4)");
-    if (turns < -1) Fail(ErrorCode::kBadField, "turns must be >= 0, or -1 to estimate");
     if (!opp.empty()) penk::protocol::CheckSheetsOrThrow(s, opp, r, last_round != 0);
     std::vector<penk::RankedAction> ranked = ctx->session->Hint(
         s, d, rerolls, r, Opt(table),
@@ -361,13 +391,13 @@ int penk_game_create(penk_context* ctx, const char* players, const char* rules, 
   return Guard([&] {
     Require(out, "out");
     *out = nullptr;
-    RequireLive(ctx, "ctx");
+    RequireContext(ctx);
     Require(players, "players");
     std::vector<std::string> seats = absl::StrSplit(players, ',');
     penk::Rules r = penk::protocol::RulesOrThrow(Opt(rules));
     auto game = std::make_unique<penk_game>(
         penk_game{ctx->session, ctx->session->NewGame(seats, r, seed)});
-    Register(game.get());
+    Register(game.get(), Kind::kGame);
     *out = game.release();
   });
 }
@@ -376,11 +406,14 @@ int penk_game_create_json(penk_context* ctx, const char* options, penk_game** ou
   return Guard([&] {
     Require(out, "out");
     *out = nullptr;
-    RequireLive(ctx, "ctx");
+    RequireContext(ctx);
     Require(options, "options");
-    nlohmann::ordered_json j = nlohmann::ordered_json::parse(options, nullptr, false);
-    if (j.is_discarded() || !j.is_object())
-      Fail(ErrorCode::kBadField, "options must be a JSON object (see new_game in docs/PROTOCOL.md)");
+    absl::StatusOr<nlohmann::ordered_json> parsed = penk::protocol::ParseBoundedJson(options);
+    if (!parsed.ok() || !parsed->is_object())
+      Fail(ErrorCode::kBadField,
+           absl::StrCat("options must be a JSON object (see new_game in docs/PROTOCOL.md)",
+                        parsed.ok() ? "" : "; they are ", parsed.ok() ? "" : parsed.status().message()));
+    const nlohmann::ordered_json& j = *parsed;
     // The same fields and checks as the protocol's new_game, through it; the
     // game then moves from the context's session to its own handle.
     std::string reply = penk::protocol::HandleLine(
@@ -401,7 +434,7 @@ int penk_game_create_json(penk_context* ctx, const char* options, penk_game** ou
     auto game = std::make_unique<penk_game>(
         penk_game{ctx->session, std::move(ctx->session->FindGame(id))});
     ctx->session->CloseGame(id);
-    Register(game.get());
+    Register(game.get(), Kind::kGame);
     *out = game.release();
   });
 }
@@ -414,12 +447,12 @@ int penk_game_create_random(penk_context* ctx, const char* players, const char* 
 }
 
 void penk_game_destroy(penk_game* game) {
-  if (game && Unregister(game)) delete game;
+  if (game && Unregister(game, Kind::kGame)) delete game;
 }
 
 int penk_game_roll(penk_game* game, const char* dice) {
   return Guard([&] {
-    RequireLive(game, "game");
+    RequireGame(game);
     Require(dice, "dice");
     Session::Roll(game->g, dice);
   });
@@ -427,7 +460,7 @@ int penk_game_roll(penk_game* game, const char* dice) {
 
 int penk_game_undo(penk_game* game) {
   return Guard([&] {
-    RequireLive(game, "game");
+    RequireGame(game);
     Session::Undo(game->g);
   });
 }
@@ -435,7 +468,7 @@ int penk_game_undo(penk_game* game) {
 int penk_game_hint_json(penk_game* game, const char* table, int top, char* buf, size_t size,
                         size_t* needed) {
   return Guard([&] {
-    RequireLive(game, "game");
+    RequireGame(game);
     if (top < 0) Fail(ErrorCode::kBadField, "top must be >= 0 (0: every action)");
     CopyOut(penk::protocol::GameHintJson(*game->session, game->g, Opt(table), top).dump(), buf, size,
             needed);
@@ -445,7 +478,7 @@ int penk_game_hint_json(penk_game* game, const char* table, int top, char* buf, 
 int penk_game_best_action_json(penk_game* game, const char* level, int apply, char* buf,
                                size_t size, size_t* needed) {
   return Guard([&] {
-    RequireLive(game, "game");
+    RequireGame(game);
     if (!buf && size > 0) Fail(ErrorCode::kBadField, "buf must not be NULL when size > 0");
     // Decided without applying: a too-small buffer must not leave the move applied.
     std::string text = penk::protocol::BestActionJson(*game->session, game->g, Opt(level), false).dump();
@@ -462,15 +495,27 @@ int penk_game_best_action_json(penk_game* game, const char* level, int apply, ch
 
 int penk_request(penk_context* ctx, const char* request, char* buf, size_t size, size_t* needed) {
   return Guard([&] {
-    RequireLive(ctx, "ctx");
+    RequireContext(ctx);
     Require(request, "request");
-    CopyOut(penk::protocol::HandleLine(*ctx->session, request), buf, size, needed);
+    std::string reply;
+    if (!ctx->unsent_request.empty() && ctx->unsent_request == request) {
+      reply = std::move(ctx->unsent_reply);
+    } else {
+      reply = penk::protocol::HandleLine(*ctx->session, request);
+    }
+    ctx->unsent_request.clear();
+    ctx->unsent_reply.clear();
+    if (size < reply.size() + 1) {
+      ctx->unsent_request = request;
+      ctx->unsent_reply = reply;
+    }
+    CopyOut(reply, buf, size, needed);
   });
 }
 
 int penk_game_apply(penk_game* game, const char* action) {
   return Guard([&] {
-    RequireLive(game, "game");
+    RequireGame(game);
     Require(action, "action");
     Session::Apply(game->g, action);
   });
@@ -479,7 +524,7 @@ int penk_game_apply(penk_game* game, const char* action) {
 int penk_game_best_action(penk_game* game, const char* level, int apply, char* buf,
                           size_t size) {
   return Guard([&] {
-    RequireLive(game, "game");
+    RequireGame(game);
     if (!buf && size > 0) Fail(ErrorCode::kBadField, "buf must not be NULL when size > 0");
     std::string text = penk::FormatAction(game->session->BestAction(game->g, Opt(level)));
     if (size < text.size() + 1) CopyOut(text, buf, size, nullptr);  // fails before applying
@@ -490,19 +535,19 @@ int penk_game_best_action(penk_game* game, const char* level, int apply, char* b
 
 int penk_game_state_json(const penk_game* game, char* buf, size_t size, size_t* needed) {
   return Guard([&] {
-    RequireLive(game, "game");
+    RequireGame(game);
     CopyOut(Session::StateJson(game->g).dump(), buf, size, needed);
   });
 }
 
 int penk_game_players(const penk_game* game) {
-  return IsLive(game) ? game->g.game().players() : -1;
+  return IsLive(game, Kind::kGame) ? game->g.game().players() : -1;
 }
 int penk_game_current(const penk_game* game) {
-  return IsLive(game) ? game->g.game().current() : -1;
+  return IsLive(game, Kind::kGame) ? game->g.game().current() : -1;
 }
 int penk_game_phase(const penk_game* game) {
-  if (!IsLive(game)) return -1;
+  if (!IsLive(game, Kind::kGame)) return -1;
   switch (game->g.game().phase()) {
     case penk::Phase::kKeep: return PENK_PHASE_KEEP;
     case penk::Phase::kMark: return PENK_PHASE_MARK;
@@ -512,12 +557,12 @@ int penk_game_phase(const penk_game* game) {
   return -1;
 }
 int penk_game_rerolls_left(const penk_game* game) {
-  if (!IsLive(game)) return -1;
+  if (!IsLive(game, Kind::kGame)) return -1;
   const penk::Phase phase = game->g.game().phase();
   return phase == penk::Phase::kKeep || phase == penk::Phase::kRoll ? game->g.game().rerolls_left() : 0;
 }
 int penk_game_score(const penk_game* game, int player) {
-  if (!IsLive(game) || player < 0 || player >= game->g.game().players()) return -1;
+  if (!IsLive(game, Kind::kGame) || player < 0 || player >= game->g.game().players()) return -1;
   return game->g.game().Score(player);
 }
 

@@ -220,9 +220,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (g) games.push_back(g);
         break;
       }
-      case 13: {  // physical dice and undo
+      case 13: {  // physical dice and undo; a handle of the other kind (issue 20)
         if (games.empty()) break;
         penk_game* g = games[in.Byte() % games.size()];
+        if (in.Byte() % 4 == 0) {
+          auto* ctx_as_game = reinterpret_cast<penk_game*>(ctx);
+          auto* game_as_ctx = reinterpret_cast<penk_context*>(g);
+          double v;
+          size_t needed = 0;
+          if (penk_game_apply(ctx_as_game, "stop") != PENK_E_BAD_ARGUMENT ||
+              penk_game_state_json(ctx_as_game, buf, sizeof buf, &needed) != PENK_E_BAD_ARGUMENT ||
+              penk_value(game_as_ctx, nullptr, nullptr, nullptr, &v) != PENK_E_BAD_ARGUMENT ||
+              penk_game_players(ctx_as_game) != -1)
+            std::abort();
+          penk_game_destroy(ctx_as_game);    // ignored: not a game
+          penk_context_destroy(game_as_ctx);  // ignored: not a context
+          break;
+        }
         if (in.Byte() & 1) CheckStatus(penk_game_roll(g, in.Str(&a)));
         else CheckStatus(penk_game_undo(g));
         break;

@@ -29,7 +29,7 @@ void Check(bool ok, const std::string& line, const std::string& reply) {
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   penk::protocol::SessionOptions o;
   o.fixed_table = penk::fuzz::SmallTablePath();
-  o.allow_build = false;
+  o.build.allow = false;
   o.allow_table_paths = false;
   o.levels = {"bot", "greedy", "random"};
   o.max_games = 8;

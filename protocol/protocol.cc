@@ -18,7 +18,9 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "engine/position_check.h"
+#include "engine/quoted_input.h"
 #include "engine/score.h"
+#include "protocol/json_text.h"
 #include "ai/bot.h"
 #include "ai/master.h"
 #include "ai/rollout.h"
@@ -108,23 +110,29 @@ std::vector<std::string> SeatsOrThrow(const std::vector<std::string>& names,
     bool known = name == "human";
     for (const std::string& l : levels) known = known || name == l;
     if (!known)
-      Fail(ErrorCode::kUnknownLevel, absl::StrCat("unknown player \"", raw, "\"; allowed: human, ",
+      Fail(ErrorCode::kUnknownLevel, absl::StrCat("unknown player ", QuotedInput(raw), "; allowed: human, ",
                                                   absl::StrJoin(levels, ", ")));
     seats.push_back(name);
   }
   return seats;
 }
 
+std::shared_ptr<TableCache> MakeTableCache(const SessionOptions& o) {
+  return std::make_shared<TableCache>(FileTableLoader(o.table_dir, o.build),
+                                      o.table_cache_mb << 20, FileSpreadLoader(o.table_dir, o.build));
+}
+
 Session::Session(SessionOptions options)
     : options_(std::move(options)),
-      tables_(options_.shared_tables
-                  ? options_.shared_tables
-                  : std::make_shared<TableCache>(FileTableLoader(options_.table_dir, options_.allow_build),
-                                                 options_.table_cache_mb << 20)) {}
+      tables_(options_.shared_tables ? options_.shared_tables : MakeTableCache(options_)) {}
 
 void Session::SetAllowBuild(bool allow) {
-  options_.allow_build = allow;
-  tables_->SetLoader(FileTableLoader(options_.table_dir, allow));
+  // Only the loaders change (the cache is thread-safe): the games of a
+  // libpenk context may be deciding on other threads meanwhile.
+  BuildPolicy policy = options_.build;
+  policy.allow = allow;
+  tables_->SetLoaders(FileTableLoader(options_.table_dir, policy),
+                      FileSpreadLoader(options_.table_dir, policy));
 }
 
 std::vector<std::string> Session::Levels() const {
@@ -177,32 +185,17 @@ std::vector<RankedAction> Session::Hint(const Sheet& sheet, const Dice& roll, in
 absl::StatusOr<std::pair<std::shared_ptr<const SolitaireTable>, std::shared_ptr<const SpreadTable>>>
 Session::SpreadsFor(const Rules& rules, const Sheet& sheet, const std::string& path_arg,
                     Objective objective) {
+  // The value table first, as Table() checks and names its errors.
   std::shared_ptr<const SolitaireTable> table = Table(rules, sheet, path_arg, objective);
   const std::string path = options_.fixed_table.empty() ? path_arg : options_.fixed_table;
-  const TableKey key{rules, table->blocked_rows(), path, objective};
-  for (auto it = spreads_.begin(); it != spreads_.end(); ++it)
-    if (!(it->first < key) && !(key < it->first)) {
-      auto found = *it;  // most recent last
-      spreads_.erase(it);
-      spreads_.push_back(found);
-      return std::make_pair(table, found.second);
-    }
   // A named file's spread table is beside it and never made there: when
-  // missing it is built in memory for this session, as the CLI does for a
-  // command (building writes nothing); the folder's is built, and saved,
-  // only when building is on.
-  const bool ours = path.empty();
-  const std::string value_path =
-      ours ? TablePathIn(options_.table_dir.empty() ? DefaultTableDir() : options_.table_dir,
-                         rules, table->blocked_rows(), objective)
-           : path;
-  absl::StatusOr<SpreadTable> spreads =
-      LoadOrBuildSpreadTable(*table, SpreadSource{value_path, ours, !ours || options_.allow_build});
-  if (!spreads.ok()) return spreads.status();
-  auto shared = std::make_shared<const SpreadTable>(*std::move(spreads));
-  if (spreads_.size() >= kSpreadsKept) spreads_.erase(spreads_.begin());
-  spreads_.emplace_back(key, shared);
-  return std::make_pair(table, shared);
+  // missing it is built in memory, as the CLI does for a command; the
+  // folder's is built, and saved, as the build policy says (the cache's
+  // spread loader, tables/spread_store.h).
+  absl::StatusOr<TableCache::Spreads> got =
+      tables_->GetSpread(TableKey{rules, table->blocked_rows(), path, objective});
+  if (!got.ok()) return got.status();
+  return std::make_pair(std::move(got->values), std::move(got->spreads));
 }
 
 absl::StatusOr<std::vector<ActionMoments>> Session::Moments(
@@ -250,6 +243,11 @@ std::vector<double> Session::RankForWinOrFail(const Sheet& sheet, const Dice& ro
                                         std::vector<RankedAction>& ranked) {
   if (!options_.expert_hints)
     Fail(ErrorCode::kBadField, "hints with opponents are off in this session");
+  // Both doors (the protocol's hint, libpenk's penk_hint_multi_json) meet
+  // the same bound here.
+  if (turns < -1 || turns > kMaxTurns)
+    Fail(ErrorCode::kBadField,
+         absl::StrCat("turns must be 0..", kMaxTurns, ", or -1 to estimate it; got ", turns));
   CheckSheetsOrThrow(sheet, opponents, rules, last_round);
   WinQuery query{sheet, opponents, rules, last_round, seat, turns};
   std::vector<double> win;
@@ -297,9 +295,19 @@ Action Session::BestAction(GameSession& g, const std::string& level_arg) {
   // Names MakeBot accepts beyond kBotNames (e.g. "expert:lambda=2") are
   // allowed unless the session restricts its levels.
   const bool listed = std::find(levels.begin(), levels.end(), level) != levels.end();
-  if (!listed && (!options_.levels.empty() || !MakeBot(level, g.game().rules(), 0, tables_).ok()))
-    Fail(ErrorCode::kUnknownLevel, absl::StrCat("unknown AI level \"", level_arg, "\"; known: ",
-                                                absl::StrJoin(levels, ", ")));
+  if (!listed) {
+    const std::string unknown = absl::StrCat("unknown AI level ", QuotedInput(level_arg),
+                                             "; known: ", absl::StrJoin(levels, ", "));
+    if (!options_.levels.empty()) Fail(ErrorCode::kUnknownLevel, unknown);
+    // A known player with options ("expert:lambda=2") says what is wrong
+    // with them (too long, an option twice, not a number).
+    absl::StatusOr<std::unique_ptr<Player>> probe = MakeBot(level, g.game().rules(), 0, tables_);
+    if (!probe.ok())
+      Fail(ErrorCode::kUnknownLevel,
+           absl::StartsWith(level, "expert:") || absl::StartsWith(level, "master:")
+               ? std::string(probe.status().message())
+               : unknown);
+  }
   // master's options are for measurements; the engine bounds what one
   // decision may cost, so that no name buys minutes of CPU.
   if (absl::StartsWith(level, "master:")) {
@@ -788,7 +796,7 @@ Position PositionOrThrow(const json& j) {
   if (r.Has("turns")) {
     const json& t = r.Raw("turns");
     if (!t.is_array()) Fail(ErrorCode::kBadField, "field \"position.turns\" must be a list of integers");
-    for (const json& x : t) pos.turns.push_back(static_cast<int>(Request::IntOf("position.turns", x, 0, 1000)));
+    for (const json& x : t) pos.turns.push_back(static_cast<int>(Request::IntOf("position.turns", x, 0, kMaxTurns)));
   }
   if (r.Has("last_round")) pos.last_round = r.Bool("last_round", false);
   if (r.Has("dice")) pos.dice = RollOrThrow(r.NonEmpty("dice"));
@@ -969,7 +977,7 @@ json CmdHint(Session& s, const Request& r) {
              absl::StrCat("field \"", f, "\" needs \"opponents\": it describes a game with others"));
   const bool last_round = r.Bool("last_round", false);
   const int seat = static_cast<int>(r.Int("seat", 1, static_cast<int64_t>(opponents.size()) + 1, 1));
-  const int turns = static_cast<int>(r.Int("turns", 0, 1000, -1));  // -1: estimated
+  const int turns = static_cast<int>(r.Int("turns", 0, kMaxTurns, -1));  // -1: estimated
   const Objective objective = ObjectiveOrThrow(r.String("objective", "mean"));
   if (objective.is_target() && !opponents.empty())
     Fail(ErrorCode::kBadField, "field \"objective\" target=X is a solitaire objective; with "
@@ -1113,9 +1121,11 @@ std::string HandleLine(Session& session, absl::string_view line) {
     if (size_t nul = line.find('\0'); nul != absl::string_view::npos)
       return Dump(ErrorReply(id, ErrorCode::kBadJson,
                              absl::StrCat("the line has a NUL byte at offset ", nul)));
-    json request = json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
-    if (request.is_discarded())
-      return Dump(ErrorReply(id, ErrorCode::kBadJson, "the line is not valid JSON"));
+    absl::StatusOr<json> parsed = ParseBoundedJson(line);
+    if (!parsed.ok())
+      return Dump(ErrorReply(id, ErrorCode::kBadJson,
+                             absl::StrCat("the line is ", parsed.status().message())));
+    json request = *std::move(parsed);
     if (!request.is_object())
       return Dump(ErrorReply(id, ErrorCode::kBadJson, "a request is a JSON object"));
     if (request.contains("id")) {

@@ -31,6 +31,7 @@
 #include "ai/player.h"
 #include "solver/solitaire_dp.h"
 #include "solver/table_cache.h"
+#include "tables/build_policy.h"
 
 namespace penk::protocol {
 
@@ -66,6 +67,9 @@ struct EngineError {
 };
 
 inline constexpr size_t kMaxBotsPerGame = 8;
+// Turns a player has played, as a request may give them (a game has at most
+// 25 turns a player, R3.6, so this bounds only nonsense).
+inline constexpr int kMaxTurns = 1000;
 // master with options (ai/master.h) in best_action: at most this much work
 // per decision (the default master: 216 trials, 3 candidates, 2 threads).
 inline constexpr int64_t kMaxEngineMasterTrials = 1000;
@@ -80,14 +84,15 @@ struct SessionOptions {
   std::string table_dir;
   // Whether requests may name a table file ("table" field).
   bool allow_table_paths = true;
-  // Whether a missing default table is built (about 10 s) and saved; when
-  // not, a request needing one (hint, value, best_action of optimal or
-  // expert, hints with opponents) gets table_error naming the file.
-  bool allow_build = true;
+  // Which missing default tables are built (about 10 s each) and saved
+  // (tables/build_policy.h; build.allow = false: none); a request needing
+  // one that is not (hint, value, best_action of optimal or expert, hints
+  // with opponents) gets table_error naming the file and why.
+  BuildPolicy build;
   // Memory cap of the session's table cache (least recently used evicted).
   size_t table_cache_mb = TableCache::kDefaultCapMegabytes;
   // If set, the session uses this cache (thread-safe) instead of one of its
-  // own, and table_dir, allow_build and table_cache_mb are its owner's
+  // own, and table_dir, build and table_cache_mb are its owner's
   // business: `penk serve` gives all its connections one cache, so the memory
   // cap holds for the whole server, not per connection.
   std::shared_ptr<TableCache> shared_tables;
@@ -217,15 +222,18 @@ class Session {
   SpreadsFor(const Rules& rules, const Sheet& sheet, const std::string& path, Objective objective);
 
   SessionOptions options_;
+  // Value and spread tables, under one cap; possibly shared with other
+  // sessions (options_.shared_tables), so nothing else here is shared state.
   std::shared_ptr<TableCache> tables_;
-  // Spread tables loaded or built, most recent last; at most kSpreadsKept
-  // (each as large as a value table, twice for a target's means).
-  static constexpr size_t kSpreadsKept = 2;
-  std::vector<std::pair<TableKey, std::shared_ptr<const SpreadTable>>> spreads_;
   std::map<int, GameSession> games_;
   int next_game_ = 1;
   bool quit_ = false;
 };
+
+// The table cache of `options` (value and spread tables from its table
+// folder, built as its build policy says, under its memory cap): a
+// session's own, or the one a server shares among its connections.
+std::shared_ptr<TableCache> MakeTableCache(const SessionOptions& options);
 
 // Parsers shared by the protocol and the C API; throw EngineError(kBadPosition).
 Sheet SheetOrThrow(absl::string_view text);

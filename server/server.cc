@@ -616,8 +616,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Listen(ServerOptions options) {
   auto impl = std::make_unique<Impl>();
   impl->options = std::move(options);
   const protocol::SessionOptions& so = impl->options.session;
-  impl->tables = std::make_shared<TableCache>(FileTableLoader(so.table_dir, so.allow_build),
-                                              so.table_cache_mb << 20);
+  impl->tables = protocol::MakeTableCache(so);
   beast::error_code ec;
   const net::ip::address address = net::ip::make_address(impl->options.host, ec);
   if (ec)

@@ -1,6 +1,7 @@
 #include "solver/table_cache.h"
 
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -16,51 +17,95 @@ TableLoader InMemoryTableLoader() {
   };
 }
 
-TableCache::TableCache(TableLoader loader, size_t cap_bytes)
-    : loader_(std::move(loader)), cap_bytes_(cap_bytes) {}
+SpreadLoader InMemorySpreadLoader() {
+  return [](const TableKey&, const SolitaireTable& values) -> absl::StatusOr<SpreadTable> {
+    return BuildSpreadTable(values, {});
+  };
+}
 
-absl::StatusOr<std::shared_ptr<const SolitaireTable>> TableCache::Get(const TableKey& key) {
-  TableLoader loader;
+TableCache::TableCache(TableLoader loader, size_t cap_bytes, SpreadLoader spread_loader)
+    : loader_(std::move(loader)), spread_loader_(std::move(spread_loader)), cap_bytes_(cap_bytes) {}
+
+namespace {
+
+size_t BytesOf(const SolitaireTable& t) { return t.values().size() * sizeof(double); }
+size_t BytesOf(const SpreadTable& t) {
+  return (t.variances().size() + t.means().size()) * sizeof(double);
+}
+
+// What a loader must give for `key`: a table of another key would be served
+// for this one.
+template <class T>
+absl::Status MatchesKey(const T& t, const TableKey& key) {
+  if (!(t.rules() == key.rules) || t.blocked_rows() != key.blocked_rows ||
+      !(t.objective() == key.objective))
+    return absl::InternalError("the table loader returned a table of other rules, rows or objective");
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+template <class T, class Load>
+absl::StatusOr<std::shared_ptr<const T>> TableCache::GetOrLoad(Entries<T>& entries,
+                                                               const TableKey& key, Load load) {
   {
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
-      auto it = entries_.find(key);
-      if (it == entries_.end()) break;
+      auto it = entries.find(key);
+      if (it == entries.end()) break;
       if (it->second.table) {
         it->second.last_use = ++clock_;
         return it->second.table;
       }
       loaded_.wait(lock);  // another thread loads it; look again when it is done
     }
-    entries_[key];  // a placeholder: others wait for this load
-    loader = loader_;
+    entries[key];  // a placeholder: others wait for this load
   }
-  absl::StatusOr<SolitaireTable> loaded = absl::FailedPreconditionError("no table loader");
+  absl::StatusOr<T> loaded = absl::UnknownError("not loaded");
   try {  // the placeholder must go whatever happens, or waiters would wait forever
-    if (loader) loaded = loader(key);
+    loaded = load();
   } catch (const std::exception& e) {
     loaded = absl::ResourceExhaustedError(absl::StrCat("loading a table failed: ", e.what()));
   }
-  if (loaded.ok() && (!(loaded->rules() == key.rules) || loaded->blocked_rows() != key.blocked_rows))
-    loaded = absl::InternalError("the table loader returned a table of other rules or rows");
-  std::shared_ptr<const SolitaireTable> table;
-  if (loaded.ok()) table = std::make_shared<const SolitaireTable>(*std::move(loaded));
+  if (loaded.ok())
+    if (absl::Status match = MatchesKey(*loaded, key); !match.ok()) loaded = match;
+  std::shared_ptr<const T> table;
+  if (loaded.ok()) {
+    try {
+      table = std::make_shared<const T>(*std::move(loaded));
+    } catch (const std::bad_alloc&) {
+      loaded = absl::ResourceExhaustedError("out of memory for a table");
+    }
+  }
   {
     std::lock_guard<std::mutex> lock(mutex_);
+    auto it = entries.find(key);
     if (!table) {
-      entries_.erase(key);
+      entries.erase(it);
     } else {
-      Entry& e = entries_[key];
+      Entry<T>& e = it->second;
       e.table = table;
       e.last_use = ++clock_;
-      e.bytes = table->values().size() * sizeof(double);
+      e.bytes = BytesOf(*table);
       bytes_ += e.bytes;
-      EvictLocked(&key);
+      EvictLocked(&e);
     }
   }
   loaded_.notify_all();
   if (!table) return loaded.status();
   return table;
+}
+
+absl::StatusOr<std::shared_ptr<const SolitaireTable>> TableCache::Get(const TableKey& key) {
+  return GetOrLoad(entries_, key, [&]() -> absl::StatusOr<SolitaireTable> {
+    TableLoader loader;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      loader = loader_;
+    }
+    if (!loader) return absl::FailedPreconditionError("no table loader");
+    return loader(key);
+  });
 }
 
 std::shared_ptr<const SolitaireTable> TableCache::GetOrThrow(const Rules& rules,
@@ -70,24 +115,64 @@ std::shared_ptr<const SolitaireTable> TableCache::GetOrThrow(const Rules& rules,
   return *std::move(t);
 }
 
-void TableCache::EvictLocked(const TableKey* keep) {
-  // Least recently used first; the table just asked for always stays, so a
-  // cap below one table still serves one table at a time.
+absl::StatusOr<TableCache::Spreads> TableCache::GetSpread(const TableKey& key) {
+  absl::StatusOr<std::shared_ptr<const SolitaireTable>> values = Get(key);
+  if (!values.ok()) return values.status();
+  const SolitaireTable& v = **values;
+  absl::StatusOr<std::shared_ptr<const SpreadTable>> spreads =
+      GetOrLoad(spreads_, key, [&]() -> absl::StatusOr<SpreadTable> {
+        SpreadLoader loader;
+        {
+          std::lock_guard<std::mutex> lock(mutex_);
+          loader = spread_loader_;
+        }
+        if (!loader) return absl::FailedPreconditionError("no spread table loader");
+        absl::StatusOr<SpreadTable> s = loader(key, v);
+        if (s.ok() && s->max_free() != v.max_free())
+          return absl::InternalError("the spread table loader returned a table of another size");
+        return s;
+      });
+  if (!spreads.ok()) return spreads.status();
+  return Spreads{*std::move(values), *std::move(spreads)};
+}
+
+void TableCache::EvictLocked(const void* keep) {
+  // Least recently used first, of either kind; the table just loaded always
+  // stays, so a cap below one table still serves one table at a time.
   while (bytes_ > cap_bytes_) {
-    auto victim = entries_.end();
-    for (auto it = entries_.begin(); it != entries_.end(); ++it) {
-      if (!it->second.table || (keep && !(it->first < *keep || *keep < it->first))) continue;
-      if (victim == entries_.end() || it->second.last_use < victim->second.last_use) victim = it;
+    const Entry<SolitaireTable>* value_victim = nullptr;
+    const Entry<SpreadTable>* spread_victim = nullptr;
+    TableKey victim_key;
+    uint64_t oldest = UINT64_MAX;
+    for (const auto& [k, e] : entries_)
+      if (e.table && &e != keep && e.last_use < oldest) {
+        oldest = e.last_use, value_victim = &e, spread_victim = nullptr, victim_key = k;
+      }
+    for (const auto& [k, e] : spreads_)
+      if (e.table && &e != keep && e.last_use < oldest) {
+        oldest = e.last_use, spread_victim = &e, value_victim = nullptr, victim_key = k;
+      }
+    if (value_victim) {
+      bytes_ -= value_victim->bytes;
+      entries_.erase(victim_key);
+    } else if (spread_victim) {
+      bytes_ -= spread_victim->bytes;
+      spreads_.erase(victim_key);
+    } else {
+      return;
     }
-    if (victim == entries_.end()) return;
-    bytes_ -= victim->second.bytes;
-    entries_.erase(victim);
   }
 }
 
 void TableCache::SetLoader(TableLoader loader) {
   std::lock_guard<std::mutex> lock(mutex_);
   loader_ = std::move(loader);
+}
+
+void TableCache::SetLoaders(TableLoader loader, SpreadLoader spread_loader) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  loader_ = std::move(loader);
+  spread_loader_ = std::move(spread_loader);
 }
 
 void TableCache::SetCap(size_t cap_bytes) {
@@ -108,6 +193,13 @@ size_t TableCache::size() const {
   return n;
 }
 
+size_t TableCache::spread_count() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  size_t n = 0;
+  for (const auto& [key, e] : spreads_) n += e.table != nullptr;
+  return n;
+}
+
 size_t TableCache::bytes() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return bytes_;
@@ -117,6 +209,12 @@ bool TableCache::Contains(const TableKey& key) const {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = entries_.find(key);
   return it != entries_.end() && it->second.table;
+}
+
+bool TableCache::ContainsSpread(const TableKey& key) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = spreads_.find(key);
+  return it != spreads_.end() && it->second.table;
 }
 
 double SolitaireValueOfSheet(TableCache& tables, const Sheet& sheet, const Rules& rules) {

@@ -1,5 +1,5 @@
-// Exact solitaire tables shared by the AI players, one per (rules, blocked
-// rows): a sheet whose rows were crossed by opponents' PENKs (R4.2) is a
+// Exact solitaire tables shared by the AI players and the advisor, one per
+// (rules, blocked rows), with their spread tables (solver/score_spread.h): a sheet whose rows were crossed by opponents' PENKs (R4.2) is a
 // solitaire game with those rows blocked (solver/solitaire_state.h), valued by
 // the table built for exactly that set.
 //
@@ -9,8 +9,11 @@
 // folder or build setting. It is thread-safe and lazy: the first request for
 // a key asks the loader, concurrent requests for the same key wait for it,
 // requests for other keys proceed. Each full table holds 1,808,664 doubles
-// (14.5 MB); the cache keeps at most `cap_bytes` of them and evicts the least
-// recently used. Tables are handed out as shared_ptr, so an evicted table
+// (14.5 MB), a spread table as many (twice for a target's means); the cache
+// keeps at most `cap_bytes` of value and spread tables together and evicts
+// the least recently used, so its cap is the owner's whole table memory
+// (issue 20, item 5: a server's connections used to keep spread tables of
+// their own beside the shared cache). Tables are handed out as shared_ptr, so an evicted table
 // stays valid for whoever still uses it. How a missing table is obtained is
 // the loader's business (tables/table_store.h: read a file, build and save it,
 // or refuse); a failed load is an error for the caller, never a silent build.
@@ -31,6 +34,7 @@
 #include "engine/rules.h"
 #include "engine/sheet.h"
 #include "solver/objective.h"
+#include "solver/score_spread.h"
 #include "solver/solitaire_dp.h"
 
 namespace penk {
@@ -51,10 +55,14 @@ struct TableKey {
 };
 
 using TableLoader = std::function<absl::StatusOr<SolitaireTable>(const TableKey& key)>;
+// The spread table of `values`, the value table of `key` (from the cache).
+using SpreadLoader =
+    std::function<absl::StatusOr<SpreadTable>(const TableKey& key, const SolitaireTable& values)>;
 
 // Builds every table in memory (about 10 s each on one core); ignores `file`.
 // For library users and tests without a table folder.
 TableLoader InMemoryTableLoader();
+SpreadLoader InMemorySpreadLoader();
 
 // Thrown by the AI players when a decision needs a table the cache cannot
 // give (missing with building off, refused file). The entry points that run
@@ -74,7 +82,9 @@ class TableCache {
   static constexpr size_t kDefaultCapMegabytes = 256;
   static constexpr size_t kMaxCapMegabytes = 1 << 20;  // 1 TiB: beyond any machine
 
-  explicit TableCache(TableLoader loader, size_t cap_bytes = kDefaultCapMegabytes << 20);
+  // Without a spread loader GetSpread fails (FailedPrecondition).
+  explicit TableCache(TableLoader loader, size_t cap_bytes = kDefaultCapMegabytes << 20,
+                      SpreadLoader spread_loader = {});
   TableCache(const TableCache&) = delete;
   TableCache& operator=(const TableCache&) = delete;
 
@@ -84,33 +94,56 @@ class TableCache {
   // The same for the default file of (rules, blocked rows); throws
   // TableUnavailable on failure (for the AI players' Decide).
   std::shared_ptr<const SolitaireTable> GetOrThrow(const Rules& rules, uint32_t blocked_rows);
+  // The value table of `key` (as Get) and its spread table, loaded on first
+  // use by the spread loader, one load per key at a time shared by every
+  // waiter, under the same cap.
+  struct Spreads {
+    std::shared_ptr<const SolitaireTable> values;
+    std::shared_ptr<const SpreadTable> spreads;
+  };
+  absl::StatusOr<Spreads> GetSpread(const TableKey& key);
 
-  // Replaces the loader for tables not yet cached; cached tables stay.
+  // Replaces the loaders for tables not yet cached; cached tables stay.
   void SetLoader(TableLoader loader);
+  void SetLoaders(TableLoader loader, SpreadLoader spread_loader);
   // Changes the cap; evicts at once if over it.
   void SetCap(size_t cap_bytes);
   size_t cap_bytes() const;
-  // Tables held now and their bytes (tests, diagnostics).
+  // Value tables held now, spread tables held now, the bytes of both
+  // (tests, diagnostics).
   size_t size() const;
+  size_t spread_count() const;
   size_t bytes() const;
   bool Contains(const TableKey& key) const;
+  bool ContainsSpread(const TableKey& key) const;
 
  private:
+  template <class T>
   struct Entry {
-    std::shared_ptr<const SolitaireTable> table;  // null while loading
+    std::shared_ptr<const T> table;  // null while loading
     uint64_t last_use = 0;
     size_t bytes = 0;
   };
-  // Drops least recently used tables until under the cap, never `keep`.
-  void EvictLocked(const TableKey* keep);
+  template <class T>
+  using Entries = std::map<TableKey, Entry<T>>;
+  // The single-flight lookup both kinds share: the table of `key` in
+  // `entries`, or `load()` run outside the lock while others wait for it.
+  template <class T, class Load>
+  absl::StatusOr<std::shared_ptr<const T>> GetOrLoad(Entries<T>& entries, const TableKey& key,
+                                                     Load load);
+  // Drops least recently used tables of either kind until under the cap,
+  // never the entry `keep` (of entries_ or spreads_).
+  void EvictLocked(const void* keep);
 
   mutable std::mutex mutex_;
   std::condition_variable loaded_;
   TableLoader loader_;
+  SpreadLoader spread_loader_;
   size_t cap_bytes_;
   size_t bytes_ = 0;
   uint64_t clock_ = 0;
-  std::map<TableKey, Entry> entries_;
+  Entries<SolitaireTable> entries_;
+  Entries<SpreadTable> spreads_;
 };
 
 // Expected final score of `sheet` under optimal solitaire play from the start

@@ -1,6 +1,7 @@
 #include "tables/spread_store.h"
 
 #include <cstdio>
+#include <filesystem>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -90,7 +91,7 @@ absl::StatusOr<SpreadTable> LoadOrBuildSpreadTable(const SolitaireTable& values,
       values,
       SpreadSource{ours ? DefaultTablePath(values.rules(), values.blocked_rows(), values.objective())
                         : value_path,
-                   ours, true});
+                   ours, true, nullptr});
 }
 
 absl::StatusOr<SpreadTable> LoadOrBuildSpreadTable(const SolitaireTable& values,
@@ -111,7 +112,16 @@ absl::StatusOr<SpreadTable> LoadOrBuildSpreadTable(const SolitaireTable& values,
   if (!source.allow_build)
     return absl::NotFoundError(absl::StrCat("no ", what, " (building is off; make it with: "
                                             "penk tables build --out ", base, ")"));
-  if (ours)
+  if (source.may_build)
+    if (absl::Status may = source.may_build(); !may.ok())
+      return absl::NotFoundError(absl::StrCat("no ", what, " and ", may.message()));
+  // A folder we cannot write is said before the build (as for value tables).
+  const absl::Status writable =
+      ours ? FolderWritable(std::filesystem::path(path).parent_path().string()) : absl::OkStatus();
+  if (ours && !writable.ok())
+    std::fprintf(stderr, "penk: no %s; building it for this process only (%s)\n", what.c_str(),
+                 std::string(writable.message()).c_str());
+  else if (ours)
     std::fprintf(stderr, "penk: no %s; building it (once, a few seconds)\n", what.c_str());
   else
     std::fprintf(stderr,
@@ -119,13 +129,39 @@ absl::StatusOr<SpreadTable> LoadOrBuildSpreadTable(const SolitaireTable& values,
                  "with: penk tables build --out %s)\n",
                  what.c_str(), base.c_str());
   SpreadTable spreads = BuildSpreadWithProgress(values, isatty(2));
-  if (ours) {
+  if (ours && writable.ok()) {
     absl::Status saved = WriteSpreadTable(spreads, path, mean_path);
     if (!saved.ok())
       std::fprintf(stderr, "penk: warning: %s; the spread table is used but not saved\n",
                    std::string(saved.message()).c_str());
   }
   return spreads;
+}
+
+SpreadLoader FileSpreadLoader(const std::string& dir, BuildPolicy policy) {
+  return [dir, policy = std::move(policy)](const TableKey& key,
+                                           const SolitaireTable& values) -> absl::StatusOr<SpreadTable> {
+    const bool ours = key.file.empty();
+    const std::string folder = dir.empty() ? DefaultTableDir() : dir;
+    const std::string value_path =
+        ours ? TablePathIn(folder, key.rules, key.blocked_rows, key.objective) : key.file;
+    SpreadSource source{value_path, ours, !ours || policy.allow, nullptr};
+    // `tables build --all` writes value tables only: one build with --out
+    // writes the value table and its spread table.
+    if (ours)
+      source.may_build = [&] {
+        return policy.MayBuild(
+            key, folder,
+            absl::StrCat("penk tables build --out ", value_path, " --rules ", FormatRules(key.rules),
+                         key.blocked_rows ? absl::StrCat(" --blocked-rows ",
+                                                         BlockedRowsDigits(key.blocked_rows))
+                                          : "",
+                         key.objective.is_target()
+                             ? absl::StrCat(" --objective ", FormatObjective(key.objective))
+                             : ""));
+      };
+    return LoadOrBuildSpreadTable(values, source);
+  };
 }
 
 }  // namespace penk

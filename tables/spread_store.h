@@ -15,12 +15,15 @@
 #ifndef PENK_TABLES_SPREAD_STORE_H_
 #define PENK_TABLES_SPREAD_STORE_H_
 
+#include <functional>
 #include <string>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "solver/score_spread.h"
 #include "solver/solitaire_dp.h"
+#include "solver/table_cache.h"
+#include "tables/build_policy.h"
 
 namespace penk {
 
@@ -59,9 +62,18 @@ struct SpreadSource {
   std::string value_path;   // the value table's file; the spread table is beside it
   bool ours = true;         // a table folder's file: a spread table built is saved
   bool allow_build = true;  // false: a missing spread table is NotFound, not built
+  // When set (and allow_build), asked before a missing table is built: an
+  // error is the reason it is not (NotFound with that message).
+  std::function<absl::Status()> may_build;
 };
 absl::StatusOr<SpreadTable> LoadOrBuildSpreadTable(const SolitaireTable& values,
                                                    const SpreadSource& source);
+
+// A TableCache spread loader over files, as FileTableLoader is for values: a
+// key naming a file reads the spread table beside it (built in memory when
+// missing, never saved there); the others are the table folder `dir`'s
+// (empty: DefaultTableDir()), built and saved when `policy` allows.
+SpreadLoader FileSpreadLoader(const std::string& dir, BuildPolicy policy);
 
 }  // namespace penk
 

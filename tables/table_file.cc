@@ -16,6 +16,8 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/strip.h"
 #include "absl/strings/str_cat.h"
+#include "engine/score.h"
+#include "tables/value_check.h"
 
 namespace penk {
 namespace {
@@ -245,7 +247,8 @@ absl::StatusOr<SolitaireTable> ReadTable(const std::string& path, const Rules& r
   const int raw = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (raw < 0) {
     const int err = errno;
-    if (err == ENOENT)
+    // ENOTDIR: a part of the path is a file, so there is no such table.
+    if (err == ENOENT || err == ENOTDIR)
       return absl::NotFoundError(absl::StrCat("table file ", path, " not found"));
     const std::string why = absl::StrCat("cannot open table file ", path, ": ", std::strerror(err));
     if (err == EACCES || err == EPERM) return absl::PermissionDeniedError(why);
@@ -338,6 +341,15 @@ absl::StatusOr<SolitaireTable> ReadTable(const std::string& path, const Rules& r
   if (ReadAll(fd.fd, &extra, 1) != 0) return damaged("trailing bytes after the values");
   if (TableChecksum(h, values) != h.checksum)
     return damaged("checksum mismatch: the header or the values are corrupted");
+  // A matching checksum says the file is as written, not that what was
+  // written is a table: its numbers are checked too.
+  const ValueBounds bounds =
+      magic == kSpreadMagic ? ValueBounds{0, (kMaxScore / 2.0) * (kMaxScore / 2.0), "a variance"}
+      : magic == kTableMagic && objective.is_target() ? ValueBounds{0, 1, "a probability"}
+                                                      : ValueBounds{0, kMaxScore, "an expected score"};
+  if (absl::Status values_ok = CheckTableValues(values, h.max_free, blocked_rows, bounds);
+      !values_ok.ok())
+    return damaged(values_ok.message());
   return SolitaireTable(rules, h.max_free, std::move(values), blocked_rows, objective);
 }
 

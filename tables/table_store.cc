@@ -2,9 +2,11 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 
 #include "absl/strings/str_cat.h"
@@ -62,8 +64,38 @@ SolitaireTable BuildTableWithProgress(const Rules& rules, int max_free, bool sho
                              blocked_rows, objective);
 }
 
+absl::Status FolderWritable(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return absl::UnavailableError(absl::StrCat("cannot create ", dir, ": ", ec.message()));
+  // A probe file, not access(2): root passes access() on a read-only mount.
+  const std::string probe =
+      (std::filesystem::path(dir) / absl::StrCat(".penk-write-probe-", getpid())).string();
+  std::FILE* f = std::fopen(probe.c_str(), "wb");
+  if (f == nullptr)
+    return absl::UnavailableError(absl::StrCat(dir, " is not writable: ", std::strerror(errno)));
+  std::fclose(f);
+  std::filesystem::remove(probe, ec);
+  return absl::OkStatus();
+}
+
+std::string TableBuildCommand(const Rules& rules, Objective objective, const std::string& dir) {
+  return absl::StrCat(
+      "penk tables build --all --rules ", FormatRules(rules),
+      objective.is_target() ? absl::StrCat(" --objective ", FormatObjective(objective)) : "",
+      " --table-dir ", dir);
+}
+
 absl::StatusOr<SolitaireTable> LoadOrBuildDefaultTable(const Rules& rules, const std::string& dir_arg,
                                                        uint32_t blocked_rows, bool allow_build,
+                                                       Objective objective) {
+  return LoadOrBuildDefaultTable(rules, dir_arg, blocked_rows, BuildPolicy::All(allow_build),
+                                 objective);
+}
+
+absl::StatusOr<SolitaireTable> LoadOrBuildDefaultTable(const Rules& rules, const std::string& dir_arg,
+                                                       uint32_t blocked_rows,
+                                                       const BuildPolicy& policy,
                                                        Objective objective) {
   const std::string dir = dir_arg.empty() ? DefaultTableDir() : dir_arg;
   const std::string path = TablePathIn(dir, rules, blocked_rows, objective);
@@ -71,24 +103,30 @@ absl::StatusOr<SolitaireTable> LoadOrBuildDefaultTable(const Rules& rules, const
   // Only a missing file, or a build output of an older penk, is (re)built.
   const bool missing = read.status().code() == absl::StatusCode::kNotFound;
   if (read.ok() || !(missing || IsOtherTableFormat(read.status()))) return read;
-  if (!allow_build)
-    return absl::NotFoundError(absl::StrCat(
-        missing ? "no table at " : "an older penk's table at ", path,
-        " and building tables is off; make it with: penk tables build --all --rules ",
-        FormatRules(rules),
-        objective.is_target() ? absl::StrCat(" --objective ", FormatObjective(objective)) : "",
-        " --table-dir ", dir));
-  std::fprintf(stderr, "penk: no table at %s; building it (once, a few seconds)\n", path.c_str());
+  const absl::Status may = policy.MayBuild(TableKey{rules, blocked_rows, "", objective}, dir,
+                                           TableBuildCommand(rules, objective, dir));
+  if (!may.ok())
+    return absl::NotFoundError(absl::StrCat(missing ? "no table at " : "an older penk's table at ",
+                                            path, " and ", may.message()));
+  // A folder we cannot write is said before the build, not after: every
+  // process would build again while promising "once".
+  const absl::Status writable = FolderWritable(dir);
+  if (writable.ok())
+    std::fprintf(stderr, "penk: no table at %s; building it (once, a few seconds)\n", path.c_str());
+  else
+    std::fprintf(stderr,
+                 "penk: no table at %s; building it for this process only (%s); make the "
+                 "tables once in a writable folder (PENK_TABLE_DIR) with: %s\n",
+                 path.c_str(), std::string(writable.message()).c_str(),
+                 TableBuildCommand(rules, objective, "DIR").c_str());
   SolitaireTable table =
       BuildTableWithProgress(rules, kRows * kColumns, isatty(2), blocked_rows, objective);
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  absl::Status saved = ec ? absl::UnavailableError(absl::StrCat("cannot create the table folder ",
-                                                                dir, ": ", ec.message()))
-                          : WriteTable(table, path);
-  if (!saved.ok())
-    std::fprintf(stderr, "penk: warning: %s; the table is used but not saved\n",
-                 std::string(saved.message()).c_str());
+  if (writable.ok()) {
+    const absl::Status saved = WriteTable(table, path);
+    if (!saved.ok())
+      std::fprintf(stderr, "penk: warning: %s; the table is used but not saved\n",
+                   std::string(saved.message()).c_str());
+  }
   return table;
 }
 
@@ -106,9 +144,13 @@ absl::StatusOr<SolitaireTable> LoadOrBuildTable(const Rules& rules, const std::s
 }
 
 TableLoader FileTableLoader(const std::string& dir, bool allow_build) {
-  return [dir, allow_build](const TableKey& key) -> absl::StatusOr<SolitaireTable> {
+  return FileTableLoader(dir, BuildPolicy::All(allow_build));
+}
+
+TableLoader FileTableLoader(const std::string& dir, BuildPolicy policy) {
+  return [dir, policy = std::move(policy)](const TableKey& key) -> absl::StatusOr<SolitaireTable> {
     if (!key.file.empty()) return ReadTable(key.file, key.rules, key.blocked_rows, key.objective);
-    return LoadOrBuildDefaultTable(key.rules, dir, key.blocked_rows, allow_build, key.objective);
+    return LoadOrBuildDefaultTable(key.rules, dir, key.blocked_rows, policy, key.objective);
   };
 }
 

@@ -16,6 +16,7 @@
 #include "engine/rules.h"
 #include "solver/solitaire_dp.h"
 #include "solver/table_cache.h"
+#include "tables/build_policy.h"
 
 namespace penk {
 
@@ -44,9 +45,21 @@ SolitaireTable BuildTableWithProgress(const Rules& rules, int max_free, bool sho
 // `allow_build`, saying so on stderr; otherwise it is a NotFound error naming
 // the file and how to make it. A file that exists but is refused is an error:
 // it is never overwritten silently.
+// A folder we cannot write (read-only, or a path that cannot be a folder) is
+// said before a build, which is then used for this process only.
 absl::StatusOr<SolitaireTable> LoadOrBuildDefaultTable(const Rules& rules, const std::string& dir,
                                                        uint32_t blocked_rows, bool allow_build,
                                                        Objective objective = {});
+// The same with a build policy: a missing table it does not allow is a
+// NotFound error saying why and how to make it.
+absl::StatusOr<SolitaireTable> LoadOrBuildDefaultTable(const Rules& rules, const std::string& dir,
+                                                       uint32_t blocked_rows,
+                                                       const BuildPolicy& policy,
+                                                       Objective objective = {});
+// OK if files can be created in `dir` (made if missing), else why not.
+absl::Status FolderWritable(const std::string& dir);
+// `penk tables build --all --rules R [--objective O] --table-dir DIR`.
+std::string TableBuildCommand(const Rules& rules, Objective objective, const std::string& dir);
 
 // `path` empty: LoadOrBuildDefaultTable in the default folder, building if
 // missing. Otherwise the file at `path`, only read (ReadTable).
@@ -58,6 +71,7 @@ absl::StatusOr<SolitaireTable> LoadOrBuildTable(const Rules& rules, const std::s
 // the others come from the table folder `dir` (empty: DefaultTableDir()),
 // built there when missing if `allow_build`.
 TableLoader FileTableLoader(const std::string& dir, bool allow_build);
+TableLoader FileTableLoader(const std::string& dir, BuildPolicy policy);
 
 // Every set of blocked rows a game under `rules` can produce: all 32 subsets
 // of the five rows when rows block (R4.2), only none under penk-lines=columns

@@ -481,3 +481,107 @@ TEST(CApiGames, PhysicalDicePositionsUndoHintAndRequests) {
 }
 
 }  // namespace
+
+namespace {
+
+// Issue 20, item 8: the kind of a handle is checked, not only that it is live.
+TEST(CApiHardening, AHandleOfTheOtherKindIsRefused) {
+  penk_context* ctx = nullptr;
+  ASSERT_EQ(penk_context_create(testing::TempDir().c_str(), &ctx), PENK_OK);
+  penk_game* g = nullptr;
+  ASSERT_EQ(penk_game_create(ctx, "human,greedy", nullptr, 4, &g), PENK_OK);
+  auto* ctx_as_game = reinterpret_cast<penk_game*>(ctx);
+  auto* game_as_ctx = reinterpret_cast<penk_context*>(g);
+  char buf[4096];
+  size_t needed = 0;
+  EXPECT_EQ(penk_game_apply(ctx_as_game, "stop"), PENK_E_BAD_ARGUMENT);
+  EXPECT_NE(std::string(penk_last_error()).find("game is a context handle; a game handle is expected"),
+            std::string::npos) << penk_last_error();
+  EXPECT_EQ(penk_game_state_json(ctx_as_game, buf, sizeof buf, &needed), PENK_E_BAD_ARGUMENT);
+  EXPECT_EQ(penk_game_players(ctx_as_game), -1);
+  double v = 0;
+  EXPECT_EQ(penk_value(game_as_ctx, nullptr, nullptr, nullptr, &v), PENK_E_BAD_ARGUMENT);
+  EXPECT_NE(std::string(penk_last_error()).find("ctx is a game handle"), std::string::npos)
+      << penk_last_error();
+  EXPECT_EQ(penk_request(game_as_ctx, "{\"cmd\":\"hello\"}", buf, sizeof buf, &needed),
+            PENK_E_BAD_ARGUMENT);
+  // Destroying with the other kind's function is ignored: both stay usable.
+  penk_game_destroy(ctx_as_game);
+  penk_context_destroy(game_as_ctx);
+  EXPECT_EQ(penk_game_players(g), 2);
+  EXPECT_EQ(penk_request(ctx, "{\"cmd\":\"hello\"}", buf, sizeof buf, &needed), PENK_OK);
+  penk_game_destroy(g);
+  penk_context_destroy(ctx);
+}
+
+// Item 9: the documented retry with a larger buffer does not run the request twice.
+TEST(CApiHardening, BufferRetryDoesNotRunTheRequestTwice) {
+  penk_context* ctx = nullptr;
+  ASSERT_EQ(penk_context_create(testing::TempDir().c_str(), &ctx), PENK_OK);
+  char tiny[8];
+  size_t needed = 0;
+  const char* new_game = R"({"id":1,"cmd":"new_game","players":["human"],"seed":5})";
+  ASSERT_EQ(penk_request(ctx, new_game, tiny, sizeof tiny, &needed), PENK_E_BUFFER_TOO_SMALL);
+  std::vector<char> buf(needed + 1);
+  ASSERT_EQ(penk_request(ctx, new_game, buf.data(), buf.size(), &needed), PENK_OK);
+  EXPECT_EQ(json::parse(buf.data())["result"]["game"], 1) << buf.data();
+  std::vector<char> big(1 << 16);
+  ASSERT_EQ(penk_request(ctx, R"({"cmd":"state","game":2})", big.data(), big.size(), &needed),
+            PENK_OK);
+  EXPECT_EQ(json::parse(big.data())["error"]["code"], "unknown_game")
+      << big.data() << ": the retry made a second game";
+  // Two steps, then one undo retried takes back one step.
+  auto state = [&] {
+    EXPECT_EQ(penk_request(ctx, R"({"cmd":"state","game":1})", big.data(), big.size(), &needed),
+              PENK_OK);
+    return json::parse(big.data())["result"];
+  };
+  for (int step = 0; step < 2; ++step) {
+    const std::string apply = json{{"cmd", "apply"}, {"game", 1},
+                                   {"action", state()["legal_actions"][0]}}.dump();
+    ASSERT_EQ(penk_request(ctx, apply.c_str(), big.data(), big.size(), &needed), PENK_OK);
+    ASSERT_TRUE(json::parse(big.data()).contains("result")) << big.data();
+  }
+  const int steps = state()["undo_steps"];
+  ASSERT_GE(steps, 2);
+  const char* undo = R"({"cmd":"undo","game":1})";
+  ASSERT_EQ(penk_request(ctx, undo, tiny, sizeof tiny, &needed), PENK_E_BUFFER_TOO_SMALL);
+  ASSERT_EQ(penk_request(ctx, undo, big.data(), big.size(), &needed), PENK_OK);
+  EXPECT_EQ(state()["undo_steps"], steps - 1);
+  penk_context_destroy(ctx);
+}
+
+// Item 1 through libpenk: a deep request is an error reply, not a dead host.
+TEST(CApiHardening, DeeplyNestedJsonIsRefused) {
+  penk_context* ctx = nullptr;
+  ASSERT_EQ(penk_context_create(testing::TempDir().c_str(), &ctx), PENK_OK);
+  const std::string deep = "{\"x\":" + std::string(130000, '[') + std::string(130000, ']') +
+                           ",\"cmd\":\"hello\"}";
+  std::vector<char> buf(4096);
+  size_t needed = 0;
+  ASSERT_EQ(penk_request(ctx, deep.c_str(), buf.data(), buf.size(), &needed), PENK_OK);
+  EXPECT_EQ(json::parse(buf.data())["error"]["code"], "bad_json") << buf.data();
+  const std::string options = "{\"players\":[\"human\"],\"x\":" + std::string(130000, '{');
+  penk_game* g = nullptr;
+  EXPECT_EQ(penk_game_create_json(ctx, options.c_str(), &g), PENK_E_BAD_ARGUMENT);
+  EXPECT_NE(std::string(penk_last_error()).find("nested deeper than 32 levels"), std::string::npos)
+      << penk_last_error();
+  penk_context_destroy(ctx);
+}
+
+// Item 13: the C API's turns are bounded as the protocol's.
+TEST(CApiHardening, TurnsAreBoundedAsInTheProtocol) {
+  penk_context* ctx = nullptr;
+  ASSERT_EQ(penk_context_create(testing::TempDir().c_str(), &ctx), PENK_OK);
+  char buf[4096];
+  size_t needed = 0;
+  EXPECT_EQ(penk_hint_multi_json(ctx, nullptr, "3335JJ", 2, nullptr, nullptr,
+                                 "...../...../...../...../.....", 0, 1, 2147483647, buf,
+                                 sizeof buf, &needed),
+            PENK_E_BAD_ARGUMENT);
+  EXPECT_NE(std::string(penk_last_error()).find("turns must be 0..1000"), std::string::npos)
+      << penk_last_error();
+  penk_context_destroy(ctx);
+}
+
+}  // namespace

@@ -64,7 +64,7 @@ class EngineLimits : public testing::Test {
   SessionOptions NoBuild() const {
     SessionOptions o;
     o.table_dir = dir_;
-    o.allow_build = false;
+    o.build.allow = false;
     return o;
   }
   size_t FilesInDir() const {

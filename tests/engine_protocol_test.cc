@@ -558,7 +558,7 @@ TEST_F(EngineTables, HintWithOpponentsEqualsPenkHintOpponent) {
   const std::string dir = SmallTableDir("mp");
   SessionOptions o;
   o.table_dir = dir;
-  o.allow_build = false;
+  o.build.allow = false;
   Session s(o);
   // A position a game can reach (R4.2): no line completed on either sheet.
   const char* mover = "oooo./ooo.o/oo.oo/o.ooo/.oooo";
@@ -660,7 +660,7 @@ TEST_F(EngineTables, HintByGameEqualsTheStatelessHintAndBestActionSaysHowGood) {
   const std::string dir = SmallTableDir("bygame");
   SessionOptions o;
   o.table_dir = dir;
-  o.allow_build = false;
+  o.build.allow = false;
   Session s(o);
   const char* mover = "oooo./ooo.o/oo.oo/o.ooo/.oooo";
   const char* opponent = ".oooo/o.ooo/oo.oo/ooo.o/oooo.";
@@ -721,7 +721,7 @@ TEST_F(EngineTables, ALastRoundTurnWithTwoClosedColumnsIsAdvised) {
       std::filesystem::copy_options::overwrite_existing);
   SessionOptions o;
   o.table_dir = dir;
-  o.allow_build = false;
+  o.build.allow = false;
   Session s(o);
   const char* first = "oooo./ooo.o/oo.oo/o.ooo/ooooo";
   const char* closed = "xoooo/xoooo/xoo.o/x.oo./xxxxx";
@@ -856,7 +856,7 @@ TEST_F(EngineTables, DefaultTableLoadsLazilyFromTableDir) {
                              std::filesystem::copy_options::overwrite_existing);
   SessionOptions o;
   o.table_dir = dir;
-  o.allow_build = false;
+  o.build.allow = false;
   Session s(o);
   json r = Value(s, {{"sheet", kSmallSheet}});
   ASSERT_TRUE(r.contains("result")) << r;

@@ -51,7 +51,7 @@ class RunningServer {
   explicit RunningServer(ServerOptions options = {}) {
     options.host = "127.0.0.1";
     options.port = 0;
-    options.session.allow_build = false;  // the tests use greedy: no tables
+    options.session.build.allow = false;  // the tests use greedy: no tables
     if (options.session.table_dir.empty())
       options.session.table_dir = testing::TempDir() + "penk_server_test_no_tables";
     auto server = Server::Listen(options);

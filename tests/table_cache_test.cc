@@ -4,6 +4,7 @@
 #include "solver/table_cache.h"
 
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <thread>
 #include <vector>
@@ -113,6 +114,77 @@ TEST(TableCache, CachesShareNothing) {
   ASSERT_TRUE(b.Get(Blocked(0)).ok());
   EXPECT_EQ(a_loads, 1);
   EXPECT_EQ(b_loads, 1);
+}
+
+}  // namespace
+}  // namespace penk
+
+namespace penk {
+namespace {
+
+// Spread tables of no positions (cheap), counting the loader's calls.
+SpreadLoader CountingSpreadLoader(std::atomic<int>* loads) {
+  return [loads](const TableKey& key, const SolitaireTable& values) -> absl::StatusOr<SpreadTable> {
+    ++*loads;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // let waiters pile up
+    return SpreadTable(key.rules, values.max_free(), key.blocked_rows,
+                       std::vector<double>(kNumSolitaireStates, std::nan("")), key.objective);
+  };
+}
+
+// Issue 20, item 5: spread tables are in the cache (one build for every
+// waiter, under the one cap), not kept by each session beside it.
+TEST(TableCacheSpreads, OneLoadForEveryWaiter) {
+  std::atomic<int> loads{0}, spread_loads{0};
+  TableCache cache(CountingLoader(&loads), TableCache::kDefaultCapMegabytes << 20,
+                   CountingSpreadLoader(&spread_loads));
+  std::vector<std::thread> threads;
+  std::atomic<int> ok{0};
+  for (int i = 0; i < 8; ++i)
+    threads.emplace_back([&] {
+      absl::StatusOr<TableCache::Spreads> s = cache.GetSpread(Blocked(3));
+      if (s.ok() && s->values && s->spreads && s->spreads->blocked_rows() == 3) ++ok;
+    });
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(ok, 8);
+  EXPECT_EQ(loads, 1);
+  EXPECT_EQ(spread_loads, 1);
+  EXPECT_EQ(cache.size(), 1u);
+  EXPECT_EQ(cache.spread_count(), 1u);
+  EXPECT_EQ(cache.bytes(), 2 * kTableBytes);
+}
+
+TEST(TableCacheSpreads, OneCapForBothKindsLeastRecentlyUsedFirst) {
+  std::atomic<int> loads{0}, spread_loads{0};
+  TableCache cache(CountingLoader(&loads), 2 * kTableBytes + kTableBytes / 2,
+                   CountingSpreadLoader(&spread_loads));
+  ASSERT_TRUE(cache.GetSpread(Blocked(1)).ok());  // values 1, then spreads 1
+  ASSERT_TRUE(cache.Get(Blocked(2)).ok());        // over the cap: values 1 go
+  EXPECT_LE(cache.bytes(), cache.cap_bytes());
+  EXPECT_FALSE(cache.Contains(Blocked(1)));
+  EXPECT_TRUE(cache.ContainsSpread(Blocked(1)));
+  EXPECT_TRUE(cache.Contains(Blocked(2)));
+  ASSERT_TRUE(cache.Get(Blocked(4)).ok());  // then spreads 1, the oldest now
+  EXPECT_FALSE(cache.ContainsSpread(Blocked(1)));
+  EXPECT_EQ(cache.spread_count(), 0u);
+  EXPECT_EQ(cache.size(), 2u);
+}
+
+TEST(TableCacheSpreads, FailuresAreReturnedAndNotKept) {
+  std::atomic<int> loads{0};
+  TableCache no_loader(CountingLoader(&loads));
+  absl::StatusOr<TableCache::Spreads> s = no_loader.GetSpread(Blocked(0));
+  EXPECT_EQ(s.status().code(), absl::StatusCode::kFailedPrecondition) << s.status();
+  int calls = 0;
+  TableCache failing(CountingLoader(&loads), TableCache::kDefaultCapMegabytes << 20,
+                     [&](const TableKey&, const SolitaireTable&) -> absl::StatusOr<SpreadTable> {
+                       ++calls;
+                       return absl::NotFoundError("no spread table");
+                     });
+  EXPECT_EQ(failing.GetSpread(Blocked(0)).status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(failing.GetSpread(Blocked(0)).status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(calls, 2);  // tried again, as value tables are
+  EXPECT_EQ(failing.spread_count(), 0u);
 }
 
 }  // namespace

@@ -12,15 +12,21 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <string>
 #include <thread>
 
 #include "gtest/gtest.h"
 #include "penk_process.h"
+#include "engine/sheet.h"
+#include "solver/score_spread.h"
 #include "solver/solitaire_dp.h"
+#include "solver/solitaire_state.h"
+#include "tables/spread_store.h"
 #include "tables/table_file.h"
 #include "tables/table_store.h"
 
@@ -381,6 +387,125 @@ TEST(SimulateBounds, GamesAndThreadsAreCappedWithOneLine) {
   // The largest thread count is served.
   PenkRun r = RunPenkShell("simulate --players random --games 300 --threads 256", "", "", 120);
   EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+}  // namespace
+}  // namespace penk
+
+namespace penk {
+namespace {
+
+// Issue 20, item 12: a file whose checksum matches but whose numbers no build
+// writes is refused on load with a one-line reason, never served.
+class ForgedTable : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("penk_forged_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::create_directories(dir_);
+    path_ = (dir_ / "t.penktable").string();
+    table_ = BuildSolitaireTable(Rules{}, 4);
+    solved_ = StateIndex(PositionOfSheet(*ParseSheet("ooooo/o.ooo/oo.oo/ooo.o/oooo."))->codes);
+    unsolved_ = StateIndex(PositionOfSheet(Sheet{})->codes);  // 25 free cells
+  }
+  void TearDown() override {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+  // The table with entry `index` set to `v`, written with a valid checksum.
+  void WriteWith(int64_t index, double v) {
+    std::vector<double> values = table_.values();
+    values[index] = v;
+    ASSERT_TRUE(WriteTable(SolitaireTable(Rules{}, 4, std::move(values)), path_).ok());
+  }
+  std::filesystem::path dir_;
+  std::string path_;
+  SolitaireTable table_;
+  int64_t solved_ = 0, unsolved_ = 0;
+};
+
+TEST_F(ForgedTable, ValuesOutsideWhatABuildWritesAreRefused) {
+  ASSERT_TRUE(std::isfinite(table_.values()[solved_]));
+  ASSERT_TRUE(std::isnan(table_.values()[unsolved_]));
+  struct Case {
+    int64_t index;
+    double value;
+    const char* said;
+  } cases[] = {
+      {solved_, std::nan(""), "is not an expected score (a finite number in 0..190)"},
+      {solved_, std::numeric_limits<double>::infinity(), "is not an expected score"},
+      {solved_, -3, "is not an expected score"},
+      {solved_, 191, "is not an expected score"},
+      {unsolved_, 100, "where a build leaves no value (NaN)"},
+  };
+  for (const Case& c : cases) {
+    WriteWith(c.index, c.value);
+    absl::StatusOr<SolitaireTable> t = ReadTable(path_, Rules{});
+    ASSERT_FALSE(t.ok()) << c.value;
+    EXPECT_EQ(t.status().code(), absl::StatusCode::kDataLoss);
+    EXPECT_NE(t.status().message().find(c.said), absl::string_view::npos) << t.status();
+    EXPECT_NE(t.status().message().find("rebuild it with: penk tables build"),
+              absl::string_view::npos) << t.status();
+    EXPECT_EQ(t.status().message().find('\n'), absl::string_view::npos);
+  }
+  // The CLI says it in one line and exits 2, instead of printing a value.
+  WriteWith(solved_, std::nan(""));
+  PenkRun r = RunPenk({"value", "--sheet", "ooooo/o.ooo/oo.oo/ooo.o/oooo.", "--table", path_});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("is not an expected score"), std::string::npos) << r.err;
+  // The table as built is read.
+  ASSERT_TRUE(WriteTable(table_, path_).ok());
+  EXPECT_TRUE(ReadTable(path_, Rules{}).ok());
+}
+
+TEST_F(ForgedTable, ProbabilitiesAndVariancesHaveTheirBounds) {
+  const Objective target{150};
+  SolitaireTable p = BuildSolitaireTable(Rules{}, 4, nullptr, 0, target);
+  std::vector<double> values = p.values();
+  values[solved_] = 1.5;
+  ASSERT_TRUE(WriteTable(SolitaireTable(Rules{}, 4, std::move(values), 0, target), path_).ok());
+  absl::StatusOr<SolitaireTable> t = ReadTable(path_, Rules{}, 0, target);
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("is not a probability (a finite number in 0..1)"),
+            absl::string_view::npos) << t.status();
+  SpreadTable spreads = BuildSpreadTable(table_, {});
+  const std::string spread_path = SpreadPathFor(path_);
+  ASSERT_TRUE(WriteSpreadTable(spreads, spread_path).ok());
+  ASSERT_TRUE(ReadSpreadTable(spread_path, Rules{}, 0).ok());
+  for (double bad : {-1.0, std::nan(""), 1e6}) {
+    std::vector<double> v = spreads.variances();
+    v[solved_] = bad;
+    ASSERT_TRUE(WriteSpreadTable(SpreadTable(Rules{}, 4, 0, std::move(v)), spread_path).ok());
+    absl::StatusOr<SpreadTable> s = ReadSpreadTable(spread_path, Rules{}, 0);
+    ASSERT_FALSE(s.ok()) << bad;
+    EXPECT_NE(s.status().message().find("is not a variance"), absl::string_view::npos)
+        << s.status();
+  }
+}
+
+// Item 13: a damaged spread file costs the sd, not the value, in the CLI as
+// in the engine (which answers with sd_error).
+TEST_F(ForgedTable, ADamagedSpreadFileCostsOnlyTheSd) {
+  ASSERT_TRUE(WriteTable(table_, path_).ok());
+  std::vector<double> v = BuildSpreadTable(table_, {}).variances();
+  v[solved_] = -1;
+  ASSERT_TRUE(WriteSpreadTable(SpreadTable(Rules{}, 4, 0, std::move(v)), SpreadPathFor(path_)).ok());
+  const std::string sheet = "ooooo/o.ooo/oo.oo/ooo.o/oooo.";
+  PenkRun r = RunPenk({"value", "--sheet", sheet, "--table", path_});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("sd: not available: table file"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("is not a variance"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nvalue: "), std::string::npos) << r.out;
+  r = RunPenk({"hint", "--sheet", sheet, "--roll", "3345JJ", "--table", path_, "--json"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"sd_error\":\"table file"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\"sd\":"), std::string::npos) << r.out;
+  r = RunPenkShell("engine", "{\"id\":1,\"cmd\":\"value\",\"sheet\":\"" + sheet +
+                                 "\",\"table\":\"" + path_ + "\"}\n", "", 30);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"sd_error\":\"table file"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"value\":"), std::string::npos) << r.out;
 }
 
 }  // namespace

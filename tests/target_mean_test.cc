@@ -236,10 +236,10 @@ TEST_F(TargetMeanTest, FilesCarryTheObjective) {
   EXPECT_EQ(ReadSpreadTable(spread_path, Rules{}, 0, Objective{kTarget}, mean_path).status().code(),
             absl::StatusCode::kNotFound);
   // Building off: NotFound with how to make it; on: built (not saved: not ours).
-  EXPECT_EQ(LoadOrBuildSpreadTable(*target_, SpreadSource{value_path, false, false}).status().code(),
+  EXPECT_EQ(LoadOrBuildSpreadTable(*target_, SpreadSource{value_path, false, false, nullptr}).status().code(),
             absl::StatusCode::kNotFound);
   absl::StatusOr<SpreadTable> built =
-      LoadOrBuildSpreadTable(*target_, SpreadSource{value_path, false, true});
+      LoadOrBuildSpreadTable(*target_, SpreadSource{value_path, false, true, nullptr});
   ASSERT_TRUE(built.ok()) << built.status();
   EXPECT_EQ(built->means().size(), spreads_->means().size());
   EXPECT_FALSE(std::filesystem::exists(mean_path));

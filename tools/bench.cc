@@ -12,12 +12,14 @@
 
 #include "engine/dice_space.h"
 #include "engine/rng.h"
+#include "engine/score.h"
 #include "ai/ai_players.h"
 #include "ai/master.h"
 #include "solver/advisor.h"
 #include "solver/distribution.h"
 #include "solver/solitaire_dp.h"
 #include "tables/table_file.h"
+#include "tables/value_check.h"
 #include "solver/table_cache.h"
 #include "tables/table_store.h"
 
@@ -71,6 +73,18 @@ void BM_TableLoad(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * kNumSolitaireStates * sizeof(double));
 }
 BENCHMARK(BM_TableLoad)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The part of the load that checks the numbers (issue 20, item 12): one pass
+// in index order over the 1,808,664 entries.
+void BM_TableValueCheck(benchmark::State& state) {
+  const SolitaireTable& table = Table();
+  for (auto _ : state) {
+    absl::Status s = CheckTableValues(table.values(), table.max_free(), 0,
+                                      ValueBounds{0, kMaxScore, "an expected score"});
+    benchmark::DoNotOptimize(s);
+  }
+}
+BENCHMARK(BM_TableValueCheck)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // One whole turn solved on a sheet: every roll, keep and marking.
 void BM_TurnSolve(benchmark::State& state) {

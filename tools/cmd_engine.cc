@@ -44,7 +44,7 @@ bool ReadBoundedLine(std::istream& in, std::string& line) {
 void RunEngine(const EngineArgs& a) {
   protocol::SessionOptions options;
   options.table_dir = a.table_dir;
-  options.allow_build = !a.no_build;
+  options.build.allow = !a.no_build;
   options.table_cache_mb = a.table_cache_mb;
   protocol::Session session(options);
   std::ios::sync_with_stdio(false);

@@ -3,8 +3,11 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "server/server.h"
+#include "solver/objective.h"
+#include "tables/build_policy.h"
 #include "tools/cli_common.h"
 
 namespace penk::cli {
@@ -14,6 +17,10 @@ struct ServeArgs {
   server::ServerOptions options;
   std::string table_dir;
   bool no_build = false;
+  bool build_any = false;
+  std::vector<std::string> build_rules;       // empty: the default rules
+  std::vector<std::string> build_objectives;  // empty: mean
+  size_t table_disk_mb = 2048;
   size_t table_cache_mb = TableCache::kDefaultCapMegabytes;
   size_t max_games = 16;
   size_t max_message_kb = 64;
@@ -21,7 +28,26 @@ struct ServeArgs {
 
 void RunServe(ServeArgs& a) {
   a.options.session.table_dir = a.table_dir;
-  a.options.session.allow_build = !a.no_build;
+  // Web clients may ask for any rules and objective: only those the
+  // operator names are built (issue 20, item 7), the others must be in the
+  // folder already; a disk budget bounds what building adds.
+  BuildPolicy& policy = a.options.session.build;
+  policy.allow = !a.no_build;
+  if (!a.build_any) {
+    if (a.build_rules.empty()) policy.rules.push_back(Rules{});
+    for (const std::string& r : a.build_rules) {
+      absl::StatusOr<Rules> rules = ParseRules(r);
+      OrFail(rules.status());
+      policy.rules.push_back(*rules);
+    }
+    if (a.build_objectives.empty()) policy.objectives.push_back(Objective{});
+    for (const std::string& o : a.build_objectives) {
+      absl::StatusOr<Objective> objective = ParseObjective(o);
+      OrFail(objective.status());
+      policy.objectives.push_back(*objective);
+    }
+  }
+  policy.disk_budget_bytes = static_cast<uint64_t>(a.table_disk_mb) << 20;
   a.options.session.table_cache_mb = a.table_cache_mb;
   a.options.session.max_games = a.max_games;
   a.options.max_message_bytes = a.max_message_kb << 10;
@@ -34,6 +60,7 @@ void RunServe(ServeArgs& a) {
                    ? a.options.host.c_str()
                    : ("[" + a.options.host + "]").c_str(),
                static_cast<unsigned>((*server)->port()));
+  std::fprintf(stderr, "penk serve: builds missing %s\n", DescribeBuildPolicy(policy).c_str());
   (*server)->Run(/*handle_signals=*/true);
   std::fprintf(stderr, "penk serve: stopped\n");
 }
@@ -55,6 +82,17 @@ void RegisterServe(CLI::App& app) {
                 "folder of the value tables (default: $PENK_TABLE_DIR or tables/ beside penk)");
   s->add_flag("--no-build", args->no_build,
               "never build a missing table (requests that need one get table_error)");
+  s->add_option("--build-rules", args->build_rules,
+                "rules whose missing tables are built (repeatable; default: the default rules "
+                "only); tables of other rules must be in the folder (penk tables build)");
+  s->add_option("--build-objective", args->build_objectives,
+                "objectives whose missing tables are built (repeatable, e.g. target=150; "
+                "default: mean only)");
+  s->add_flag("--build-any", args->build_any,
+              "build missing tables of any rules and objective a client asks for");
+  s->add_option("--table-disk-mb", args->table_disk_mb,
+                "no table is built once the table folder holds this many MB (default 2048)")
+      ->check(CLI::Range(1, 1 << 24));
   AddTableCacheOption(s, &args->table_cache_mb);
   s->add_option("--max-connections", args->options.max_connections,
                 "open connections at once (default 64); one more gets 503")

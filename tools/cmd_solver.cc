@@ -144,15 +144,22 @@ void RunValue(const ValueArgs& a) {
   // finished game's score is certain); the value line stays last (scripts
   // read it). A target's value is a probability: its expected final score
   // under the same policy is printed too.
-  double variance = 0;
+  // As the engine's value: the value does not fail for its sd (a damaged
+  // or missing spread file is said on the sd line, and the exit is 0).
+  absl::StatusOr<double> variance = 0.0;
   if (sheet.ClosedColumns() < 2) {
-    const SpreadTable spreads = OrFail(LoadOrBuildSpreadTable(table, a.table));
-    variance = OrFail(SheetVariance(table, spreads, sheet));
-    if (objective.is_target()) std::printf("mean: %.6f\n", OrFail(SheetMean(table, spreads, sheet)));
+    const absl::StatusOr<SpreadTable> spreads = LoadOrBuildSpreadTable(table, a.table);
+    variance = spreads.ok() ? SheetVariance(table, *spreads, sheet)
+                            : absl::StatusOr<double>(spreads.status());
+    if (spreads.ok() && objective.is_target())
+      std::printf("mean: %.6f\n", OrFail(SheetMean(table, *spreads, sheet)));
   } else if (objective.is_target()) {
     std::printf("mean: %.6f\n", static_cast<double>(Score(sheet, rules)));
   }
-  std::printf("sd: %.6f\n", std::sqrt(variance));
+  if (variance.ok())
+    std::printf("sd: %.6f\n", std::sqrt(*variance));
+  else
+    std::printf("sd: not available: %s\n", std::string(variance.status().message()).c_str());
   std::printf("value: %.6f\n", v);
 }
 
@@ -374,10 +381,16 @@ void RunHint(const HintArgs& a) {
   // The expected final score and its standard deviation after each action,
   // the table's policy playing on; for a target the mean is shown beside the
   // value (the probability).
-  const SpreadTable spreads = OrFail(LoadOrBuildSpreadTable(table, a.table));
+  // As the engine's hint: without its spread table the hint is still
+  // given, with the reason instead of the sd (and mean) column.
+  const absl::StatusOr<SpreadTable> spreads = LoadOrBuildSpreadTable(table, a.table);
+  const absl::StatusOr<std::vector<ActionMoments>> moments_or =
+      spreads.ok() ? RankedMoments(table, *spreads, sheet, roll, a.rerolls, ranked)
+                   : absl::StatusOr<std::vector<ActionMoments>>(spreads.status());
   const std::vector<ActionMoments> moments =
-      OrFail(RankedMoments(table, spreads, sheet, roll, a.rerolls, ranked));
-  const bool show_mean = objective.is_target();
+      moments_or.ok() ? *moments_or : std::vector<ActionMoments>{};
+  const bool has_moments = moments_or.ok();
+  const bool show_mean = objective.is_target() && has_moments;
   if (a.json) {
     std::string s = absl::StrFormat(R"({"sheet":"%s","roll":"%s","rerolls":%d,)", FormatSheet(sheet),
                                     FormatDice(roll), a.rerolls);
@@ -387,10 +400,14 @@ void RunHint(const HintArgs& a) {
       absl::StrAppendFormat(&s, R"(%s{"action":"%s","value":%.6f)", i ? "," : "",
                             FormatAction(ranked[i].action), ranked[i].value);
       if (show_mean) absl::StrAppendFormat(&s, R"(,"mean":%.6f)", moments[i].mean);
-      absl::StrAppendFormat(&s, R"(,"sd":%.6f)", moments[i].sd);
+      if (has_moments) absl::StrAppendFormat(&s, R"(,"sd":%.6f)", moments[i].sd);
       s += "}";
     }
-    std::printf("%s]}\n", s.c_str());
+    s += "]";
+    if (!has_moments)
+      absl::StrAppendFormat(&s, R"(,"sd_error":%s)",
+                            nlohmann::json(std::string(moments_or.status().message())).dump());
+    std::printf("%s}\n", s.c_str());
     return;
   }
   std::printf("sheet %s  roll %s  rerolls left %d\n", FormatSheet(sheet).c_str(),
@@ -399,16 +416,19 @@ void RunHint(const HintArgs& a) {
     std::printf("objective %s: value is the probability that the final score is at least %d, "
                 "playing for it\n",
                 FormatObjective(objective).c_str(), objective.target);
+  if (!has_moments)
+    std::printf("sd: not available: %s\n", std::string(moments_or.status().message()).c_str());
   const char* what = ChoiceHeading(a.rerolls, ranked);
   std::printf("%4s  %-12s %12s %10s", "rank", what, "value", "loss");
   if (show_mean) std::printf(" %12s", "mean");
-  std::printf(" %10s\n", "sd");
+  if (has_moments) std::printf(" %10s", "sd");
+  std::printf("\n");
   for (size_t i = 0; i < shown; ++i) {
     const std::string name = ShownAction(ranked[i].action, a.rerolls);
     std::printf("%4zu  %-12s %12.6f %10.6f", i + 1, name.c_str(), ranked[i].value,
                 ranked.front().value - ranked[i].value);
     if (show_mean) std::printf(" %12.6f", moments[i].mean);
-    std::printf(" %10.6f", moments[i].sd);
+    if (has_moments) std::printf(" %10.6f", moments[i].sd);
     std::printf("\n");
   }
   if (shown < ranked.size()) std::printf("(%zu more; --top 0 shows all)\n", ranked.size() - shown);

@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
-# The whole test suite, twice (README's test command; .ci/run runs it):
+# The whole test suite, twice, then what runs on threads once more (README's
+# test command; .ci/run runs it):
 #  1. the Release build of tools/setup.sh (build/), as users build it;
 #  2. the same tests under AddressSanitizer + UndefinedBehaviorSanitizer
-#     (build-asan/, -DPENK_SANITIZE=ON): any report fails its test.
+#     (build-asan/, -DPENK_SANITIZE=ON): any report fails its test;
+#  3. under ThreadSanitizer (build-tsan/, -DPENK_TSAN=ON) only the tests whose
+#     point is threads: libpenk's handles on threads of their own
+#     (capi_threads) and the server (server_test). The other tests run one
+#     thread of ours, or OpenMP, whose uninstrumented runtime TSan cannot see.
 # Each pass ends with ctest's summary line ("100% tests passed, ...").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=${PENK_TEST_JOBS:-2}
 
 bash tools/setup.sh
-echo "== pass 1/2: Release (build/)"
+echo "== pass 1/3: Release (build/)"
 ctest --test-dir build --output-on-failure -j "$jobs"
 
-echo "== pass 2/2: AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)"
+echo "== pass 2/3: AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)"
 mkdir -p build-asan
 # -O1 -g1 (line tables for the reports' stack traces): the compile is half
 # of this pass's time, -O3 and full debug information would lengthen it. No
@@ -38,3 +43,20 @@ fi
 ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1} \
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
   ctest --test-dir build-asan --output-on-failure -j "$jobs" "${exclude[@]}"
+
+echo "== pass 3/3: ThreadSanitizer, the threaded tests (build-tsan/)"
+mkdir -p build-tsan
+# Baseline x86-64 code: the dispatch's ifunc resolvers crash under TSan.
+if ! { cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPENK_TSAN=ON -DPENK_MAX_ISA=baseline \
+         -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" \
+         -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON &&
+       cmake --build build-tsan -j "$jobs" --target penk capi_threads server_test; } \
+    >build-tsan/build.log 2>&1; then
+  tail -n 40 build-tsan/build.log >&2
+  echo "test: the ThreadSanitizer build failed; full log in build-tsan/build.log" >&2
+  exit 1
+fi
+# One OpenMP thread: libgomp is not instrumented, and its own synchronisation
+# would be reported as races. Any report exits 66 and fails its test.
+OMP_NUM_THREADS=1 TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:exitcode=66:second_deadlock_stack=1} \
+  ctest --test-dir build-tsan --output-on-failure -j "$jobs" -R '^(capi_threads|Server\..*)$'

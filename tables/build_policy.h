@@ -1,0 +1,61 @@
+// What a table folder's loaders may build when a table is missing (issue 20,
+// item 7).
+//
+// A missing default table is built (seconds, 14.5 MB on disk, twice with its
+// spread table) and saved. For one user at a terminal that is the easy path;
+// for `penk serve` it lets any web client fill the disk and the CPU: about
+// 31,000 (objective, rules, blocked rows) combinations are reachable. A
+// policy says which tables may be built (all, none, or those of the rules
+// and objectives the operator names: every set of blocked rows of them, as a
+// game reaches them) and how much the folder may hold; a table outside it
+// must already be in the folder (`penk tables build`), else the request gets
+// table_error naming the file and the command that makes it. Builds of one
+// table are never run twice at once: the TableCache shares one load among
+// every waiter.
+#ifndef PENK_TABLES_BUILD_POLICY_H_
+#define PENK_TABLES_BUILD_POLICY_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "engine/rules.h"
+#include "solver/objective.h"
+#include "solver/table_cache.h"
+
+namespace penk {
+
+struct BuildPolicy {
+  bool allow = true;  // false: nothing is built
+  // When not empty, only tables of these rules are built (any blocked rows);
+  // likewise objectives. Empty: any.
+  std::vector<Rules> rules;
+  std::vector<Objective> objectives;
+  // When not 0, no build starts once the folder's files take this many bytes.
+  uint64_t disk_budget_bytes = 0;
+
+  // Everything, or nothing (the plain on/off of `--no-build`).
+  static BuildPolicy All(bool allow) {
+    BuildPolicy p;
+    p.allow = allow;
+    return p;
+  }
+
+  // Whether the table of `key` (a default table of folder `dir`) may be
+  // built now: OK, or FailedPrecondition saying why not and, with `make`
+  // (the command that makes the missing file), what the operator can do.
+  absl::Status MayBuild(const TableKey& key, const std::string& dir,
+                        const std::string& make) const;
+};
+
+// "line-min=3,penk-lines=all and objective mean" style description of what a
+// policy builds (penk serve's start-up line, error messages).
+std::string DescribeBuildPolicy(const BuildPolicy& policy);
+
+// The bytes of the regular files in `dir` (0 if it does not exist).
+uint64_t FolderBytes(const std::string& dir);
+
+}  // namespace penk
+
+#endif  // PENK_TABLES_BUILD_POLICY_H_

@@ -1,0 +1,240 @@
+// One request must never crash the engine nor get past a bound (issue 20):
+// deeply nested JSON is refused before it is parsed, a player name is
+// bounded and its options given once, a session's spread tables live in its
+// table cache under the cap (shared with a server's other connections), and
+// a build policy decides which missing tables are built.
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "penk_process.h"
+#include "protocol/json_text.h"
+#include "protocol/protocol.h"
+#include "solver/solitaire_dp.h"
+#include "tables/spread_store.h"
+#include "tables/table_file.h"
+#include "tables/table_store.h"
+
+namespace penk::protocol {
+namespace {
+
+using json = nlohmann::json;
+
+constexpr char kSmallSheet[] = "ooooo/o.ooo/oo.oo/ooo.o/oooo.";  // 4 free cells
+
+json CallLine(Session& s, const std::string& line) { return json::parse(HandleLine(s, line)); }
+json Call(Session& s, json request) {
+  request["id"] = 1;
+  return CallLine(s, request.dump());
+}
+std::string ErrorOf(const json& reply) {
+  if (!reply.contains("error")) return "(no error: " + reply.dump() + ")";
+  return reply["error"]["code"].get<std::string>();
+}
+std::string MessageOf(const json& reply) {
+  return reply.contains("error") ? reply["error"]["message"].get<std::string>() : "";
+}
+
+// `depth` arrays within each other inside a hello request.
+std::string Nested(size_t depth) {
+  return "{\"x\":" + std::string(depth, '[') + std::string(depth, ']') + ",\"cmd\":\"hello\"}";
+}
+
+TEST(JsonDepth, CountsBracketsOutsideStringsOnly) {
+  EXPECT_EQ(JsonDepth("1"), 0);
+  EXPECT_EQ(JsonDepth("{}"), 1);
+  EXPECT_EQ(JsonDepth(R"({"a":[1,{"b":[]}],"c":{}})"), 4);
+  // Brackets in strings, escaped quotes and backslashes do not count.
+  EXPECT_EQ(JsonDepth(R"({"a":"[[[{{{"})"), 1);
+  EXPECT_EQ(JsonDepth(R"({"a":"\"[[[","b":"\\","c":[]})"), 2);
+  // It stops at the first level past the limit.
+  EXPECT_EQ(JsonDepth(std::string(1000, '['), 32), 33);
+  EXPECT_EQ(JsonDepth(std::string(32, '[') + std::string(32, ']'), 32), 32);
+}
+
+TEST(JsonDepth, ParseRefusesDeepNestingAndAcceptsTheBound) {
+  EXPECT_TRUE(ParseBoundedJson(std::string(kMaxJsonDepth, '[') + std::string(kMaxJsonDepth, ']')).ok());
+  absl::StatusOr<nlohmann::ordered_json> deep =
+      ParseBoundedJson(std::string(kMaxJsonDepth + 1, '[') + std::string(kMaxJsonDepth + 1, ']'));
+  ASSERT_FALSE(deep.ok());
+  EXPECT_NE(deep.status().message().find("nested deeper than 32 levels"), std::string::npos)
+      << deep.status();
+  EXPECT_EQ(ParseBoundedJson("{\"a\":").status().message(), "not valid JSON");
+}
+
+TEST(RequestHardening, DeeplyNestedRequestIsBadJsonNotACrash) {
+  Session s;
+  // 130,000 levels crashed the engine (a recursion per level); 1,000,000
+  // (2 MB) is over the line limit, refused for that.
+  for (size_t depth : {33, 1000, 130000, 500000}) {
+    json r = CallLine(s, Nested(depth));
+    EXPECT_EQ(ErrorOf(r), "bad_json") << depth;
+    EXPECT_NE(MessageOf(r).find("nested deeper than 32 levels"), std::string::npos) << r;
+  }
+  // Objects count as arrays do; the bound itself is served.
+  json r = CallLine(s, "{\"x\":" + std::string(40000, '{') + "}");
+  EXPECT_EQ(ErrorOf(r), "bad_json") << r;
+  json ok = CallLine(s, "{\"id\":1,\"cmd\":\"hello\"}");
+  EXPECT_TRUE(ok.contains("result")) << ok;
+}
+
+TEST(RequestHardening, EngineProcessAnswersADeepLineAndGoesOn) {
+  // 260 KB of nesting ended `penk engine` with SIGSEGV.
+  const std::string input = Nested(130000) + "\n{\"id\":2,\"cmd\":\"hello\"}\n";
+  testing_support::PenkRun r = testing_support::RunPenkShell("engine --no-build", input, "", 60);
+  ASSERT_TRUE(r.exited) << "penk engine was killed by a signal";
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<std::string> lines = testing_support::SplitLines(r.out);
+  ASSERT_EQ(lines.size(), 2u) << r.out.substr(0, 300);
+  EXPECT_EQ(ErrorOf(json::parse(lines[0])), "bad_json");
+  EXPECT_EQ(json::parse(lines[1])["id"], 2);
+}
+
+TEST(RequestHardening, PlayerNamesAreBoundedAndOptionsGivenOnce) {
+  Session s;
+  json g = Call(s, {{"cmd", "new_game"}, {"players", {"human", "greedy"}}, {"seed", 9}});
+  const int game = g["result"]["game"];
+  // 500 KB of options was kept as a player and echoed in every reply.
+  std::string lon = "expert";
+  while (lon.size() < 500000) lon += ":lambda=1";
+  json r = Call(s, {{"cmd", "best_action"}, {"game", game}, {"level", lon}});
+  EXPECT_EQ(ErrorOf(r), "unknown_level") << r.dump().substr(0, 300);
+  EXPECT_NE(MessageOf(r).find("at most 100 characters"), std::string::npos) << MessageOf(r).substr(0, 300);
+  EXPECT_LT(r.dump().size(), 400u) << "the refusal must not echo the name";
+  json twice = Call(s, {{"cmd", "best_action"}, {"game", game}, {"level", "expert:lambda=1:lambda=2"}});
+  EXPECT_EQ(ErrorOf(twice), "unknown_level") << twice;
+  EXPECT_NE(MessageOf(twice).find("\"lambda\" is given twice"), std::string::npos) << twice;
+  json unknown = Call(s, {{"cmd", "new_game"}, {"players", {"human", std::string(100000, 'z')}}});
+  EXPECT_EQ(ErrorOf(unknown), "unknown_level");
+  EXPECT_LT(unknown.dump().size(), 400u);
+}
+
+TEST(RequestHardening, TurnsAreBoundedInTheCoreForEveryDoor) {
+  Session s;
+  std::vector<RankedAction> ranked;
+  try {
+    s.RankForWinOrFail(Sheet{}, Dice{}, 2, Rules{}, {Sheet{}}, false, 1, 5000, ranked);
+    ADD_FAILURE() << "turns 5000 accepted";
+  } catch (const EngineError& e) {
+    EXPECT_EQ(e.code, ErrorCode::kBadField);
+    EXPECT_NE(e.message.find("turns must be 0..1000"), std::string::npos) << e.message;
+  }
+}
+
+class TablePolicy : public testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = testing::TempDir() + "penk_request_hardening_" + std::to_string(getpid()) + "_" +
+           testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+  size_t FilesInDir() const {
+    size_t n = 0;
+    for (auto it = std::filesystem::directory_iterator(dir_);
+         it != std::filesystem::directory_iterator(); ++it)
+      ++n;
+    return n;
+  }
+  std::string dir_;
+};
+
+TEST_F(TablePolicy, TablesOutsideThePolicyAreNotBuilt) {
+  SessionOptions o;
+  o.table_dir = dir_;
+  o.build.rules = {Rules{}};
+  o.build.objectives = {Objective{}};
+  Session s(o);
+  // Another rule variant, another objective: refused, nothing written.
+  json r = Call(s, {{"cmd", "value"}, {"sheet", kSmallSheet}, {"rules", "line-min=2"}});
+  EXPECT_EQ(ErrorOf(r), "table_error") << r;
+  EXPECT_NE(MessageOf(r).find("builds only tables of rules line-min=3,penk-lines=all"),
+            std::string::npos) << r;
+  EXPECT_NE(MessageOf(r).find("penk tables build --all --rules line-min=2"), std::string::npos)
+      << r;
+  r = Call(s, {{"cmd", "value"}, {"sheet", kSmallSheet}, {"objective", "target=120"}});
+  EXPECT_EQ(ErrorOf(r), "table_error") << r;
+  EXPECT_NE(MessageOf(r).find("objective target=120"), std::string::npos) << r;
+  EXPECT_EQ(FilesInDir(), 0u);
+  // A table already in the folder is served whatever the policy.
+  ASSERT_TRUE(WriteTable(BuildSolitaireTable(Rules{.line_min = 2}, 6),
+                         TablePathIn(dir_, Rules{.line_min = 2}))
+                  .ok());
+  r = Call(s, {{"cmd", "value"}, {"sheet", kSmallSheet}, {"rules", "line-min=2"}});
+  EXPECT_TRUE(r.contains("result")) << r;
+}
+
+TEST_F(TablePolicy, DiskBudgetStopsBuilds) {
+  BuildPolicy p;
+  p.disk_budget_bytes = 1000;
+  EXPECT_TRUE(p.MayBuild(TableKey{}, dir_, "").ok());
+  {
+    std::FILE* f = std::fopen((dir_ + "/filler").c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    std::fwrite(std::string(2000, 'x').data(), 1, 2000, f);
+    std::fclose(f);
+  }
+  absl::Status st = p.MayBuild(TableKey{}, dir_, "penk tables build ...");
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("its budget is 0 MB"), std::string::npos) << st;
+  EXPECT_NE(st.message().find("make it with: penk tables build"), std::string::npos) << st;
+  absl::StatusOr<SolitaireTable> t = LoadOrBuildDefaultTable(Rules{}, dir_, 0, p);
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kNotFound) << t.status();
+  EXPECT_EQ(FilesInDir(), 1u);
+}
+
+TEST_F(TablePolicy, AnUnwritableFolderIsSaidBeforeABuild) {
+  EXPECT_TRUE(FolderWritable(dir_).ok());
+  // A folder below a regular file can never be made (root ignores modes).
+  const std::string file = dir_ + "/a_file";
+  std::fclose(std::fopen(file.c_str(), "wb"));
+  absl::Status st = FolderWritable(file + "/tables");
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("cannot create " + file + "/tables"), std::string::npos) << st;
+  // A spread table of that folder is built for this process only, and said so.
+  SolitaireTable values = BuildSolitaireTable(Rules{}, 4);
+  testing::internal::CaptureStderr();
+  absl::StatusOr<SpreadTable> spreads = LoadOrBuildSpreadTable(
+      values, SpreadSource{file + "/tables/x.penktable", true, true, nullptr});
+  const std::string err = testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(spreads.ok()) << spreads.status();
+  EXPECT_NE(err.find("building it for this process only"), std::string::npos) << err;
+  EXPECT_EQ(err.find("once"), std::string::npos) << err;
+}
+
+TEST_F(TablePolicy, SpreadTablesLiveInTheCacheUnderItsCap) {
+  ASSERT_TRUE(WriteTable(BuildSolitaireTable(Rules{}, 6), TablePathIn(dir_, Rules{})).ok());
+  SessionOptions o;
+  o.table_dir = dir_;
+  o.table_cache_mb = 40;  // a value table and its spread table (14.5 MB each)
+  auto shared = MakeTableCache(o);
+  o.shared_tables = shared;
+  // Sixteen sessions of one server: one spread table among them, not one each.
+  std::vector<std::unique_ptr<Session>> sessions;
+  for (int i = 0; i < 16; ++i) sessions.push_back(std::make_unique<Session>(o));
+  std::vector<std::thread> threads;
+  std::atomic<int> with_sd{0};
+  for (auto& s : sessions)
+    threads.emplace_back([&, session = s.get()] {
+      json r = Call(*session, {{"cmd", "value"}, {"sheet", kSmallSheet}});
+      if (r.contains("result") && r["result"].contains("sd")) ++with_sd;
+    });
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(with_sd.load(), 16);
+  EXPECT_EQ(shared->size(), 1u);
+  EXPECT_EQ(shared->spread_count(), 1u);
+  EXPECT_LE(shared->bytes(), size_t{40} << 20);
+  // One build of the spread table for all of them, saved once.
+  EXPECT_TRUE(std::filesystem::exists(SpreadPathFor(TablePathIn(dir_, Rules{}))));
+}
+
+}  // namespace
+}  // namespace penk::protocol
