@@ -161,6 +161,7 @@ Action MasterPlayer::Choose(const Game& game, const std::vector<Action>& candida
       std::vector<Player*> seats(n);
       for (int s = 0; s < n; ++s) seats[s] = row[s].get();
       const uint64_t key = TrialKey(seed, t);
+      if (IsCancelled(cancel_)) continue;  // the round ends at once; thrown below
       try {
         for (int i = 0; i < c; ++i) {
           if (!alive[i]) continue;
@@ -193,6 +194,7 @@ Action MasterPlayer::Choose(const Game& game, const std::vector<Action>& candida
       }
     }
     if (error) std::rethrow_exception(error);  // TableUnavailable, as expert's own
+    if (IsCancelled(cancel_)) throw Cancelled();
     for (int i = 0; i < c; ++i)
       if (alive[i]) played[i] = first + count, stats_.trials += count;
     // The luck's weight: the least-squares slope of the win on the luck,

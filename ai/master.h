@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -70,6 +71,8 @@ class MasterPlayer : public Player {
   std::string name() const override { return name_; }
   Action Decide(const Game& game) override;
   const MasterStats& stats() const { return stats_; }
+  // Decide throws Cancelled soon (within one trial per thread) once set.
+  void set_cancel(CancelFlag flag) override { cancel_ = std::move(flag); }
 
  private:
   // The rolled-out choice among `candidates` (expert's first) in `game`;
@@ -85,6 +88,7 @@ class MasterPlayer : public Player {
   // (expert is deterministic: its caches change no decision).
   std::vector<std::vector<std::unique_ptr<ExpertPlayer>>> seats_;
   MasterStats stats_;
+  CancelFlag cancel_;
 };
 
 }  // namespace penk

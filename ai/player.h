@@ -9,6 +9,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 
+#include "ai/cancel.h"
 #include "engine/action.h"
 #include "engine/game.h"
 
@@ -24,6 +25,10 @@ class Player {
   // legal, a failure in Phase::kMark (R3). Must be legal: Game::Apply of the
   // result succeeds. Not called when the game is over.
   virtual Action Decide(const Game& game) = 0;
+  // Players whose decisions may take long (master's rollouts) stop and throw
+  // Cancelled once `flag` is set; the others decide in bounded time and
+  // ignore it.
+  virtual void set_cancel(CancelFlag flag) { (void)flag; }
 };
 
 // One decision of the player to move, applied to the game. A player that

@@ -168,7 +168,7 @@ absl::StatusOr<RolloutResult> Rollout(const Game& position, const std::vector<Ac
 #pragma omp parallel for num_threads(o.threads) schedule(dynamic, 1)
     for (int64_t j = 0; j < jobs; ++j) {
       if (stop.load(std::memory_order_relaxed)) continue;
-      if (out_of_time()) {
+      if (out_of_time() || IsCancelled(o.cancel)) {
         stop = true;
         continue;
       }
@@ -190,6 +190,8 @@ absl::StatusOr<RolloutResult> Rollout(const Game& position, const std::vector<Ac
     if (!error.empty())
       return table_error ? absl::UnavailableError(error)
                          : absl::InternalError(absl::StrCat("rollout: ", error));
+    if (IsCancelled(o.cancel))
+      return absl::CancelledError("cancelled: the client has gone or the server is stopping");
     timed_out = stop.load();
     for (int i : live)
       for (int64_t t = 0; t < count; ++t) {

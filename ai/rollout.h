@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "ai/cancel.h"
 #include "ai/player.h"
 #include "ai/win_ranking.h"
 #include "engine/action.h"
@@ -49,6 +50,9 @@ struct RolloutOptions {
   int64_t time_ms = 0;           // 0: no bound; else 1..kMaxRolloutTimeMs
   bool drop = true;              // drop candidates clearly behind
   std::shared_ptr<TableCache> tables;
+  // Once set, the rollout stops within one trial per thread and returns
+  // absl::CancelledError (nothing of it is reported: nobody waits for it).
+  CancelFlag cancel;
 };
 
 struct RolloutCandidate {

@@ -63,6 +63,7 @@ const char* ErrorCodeName(ErrorCode code) {
     case ErrorCode::kLimit: return "limit";
     case ErrorCode::kInternal: return "internal";
     case ErrorCode::kBufferTooSmall: return "buffer_too_small";
+    case ErrorCode::kCancelled: return "cancelled";
   }
   return "internal";
 }
@@ -335,11 +336,14 @@ Action Session::BestAction(GameSession& g, const std::string& level_arg) {
       Fail(ErrorCode::kUnknownLevel, std::string(made.status().message()));
     }
     bot = *std::move(made);
+    bot->set_cancel(options_.cancel);
   }
   try {
     return bot->Decide(g.game());
   } catch (const TableUnavailable& e) {  // e.g. a blocked-row table with building off
     Fail(ErrorCode::kTable, e.what());
+  } catch (const Cancelled& e) {
+    Fail(ErrorCode::kCancelled, e.what());
   }
 }
 
@@ -906,9 +910,11 @@ void AddRollouts(Session& s, const Game& game, const std::vector<RankedAction>& 
   o.trials = f.trials;
   o.time_ms = f.time_ms;
   o.tables = s.tables();
+  o.cancel = s.options().cancel;
   absl::StatusOr<RolloutResult> r = Rollout(game, candidates, o);
   if (!r.ok())
-    Fail(r.status().code() == absl::StatusCode::kUnavailable ? ErrorCode::kTable
+    Fail(r.status().code() == absl::StatusCode::kCancelled     ? ErrorCode::kCancelled
+         : r.status().code() == absl::StatusCode::kUnavailable ? ErrorCode::kTable
          : r.status().code() == absl::StatusCode::kInvalidArgument ? ErrorCode::kBadPosition
                                                                    : ErrorCode::kInternal,
          std::string(r.status().message()));

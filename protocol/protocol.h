@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "ai/cancel.h"
 #include "engine/action.h"
 #include "engine/game.h"
 #include "engine/game_record.h"
@@ -55,6 +56,7 @@ enum class ErrorCode {
   kLimit = 9,           // too many games open at once
   kInternal = 10,       // a bug or out of memory; the session goes on
   kBufferTooSmall = 11, // C API only: the caller's buffer is too small
+  kCancelled = 12,      // the session's cancel flag was set while the request ran
 };
 
 // "bad_json", "unknown_command", ...: the protocol's error code strings.
@@ -108,6 +110,10 @@ struct SessionOptions {
   // Whether hints with opponents (expert's win estimates) are served: they
   // may need exact tables of any blocked rows (fuzzers turn them off).
   bool expert_hints = true;
+  // If set, long work (hint's rollouts, master's best_action) stops once it
+  // is set and the request is answered `cancelled`: `penk serve` sets it when
+  // the connection's client has gone or the server is stopping.
+  CancelFlag cancel;
 };
 
 // A game with its seats: "human" or an AI level per seat, and the AI

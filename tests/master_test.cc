@@ -5,6 +5,7 @@
 // `penk match` (docs/AI.md), its decision time by penk_bench
 // (BM_MasterDecision), not here. Tables are partial (few free cells) so
 // that the suite stays fast, as in tests/ai_test.cc.
+#include <atomic>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -112,6 +113,23 @@ TEST(MasterTest, WithNothingToRollOutItIsExpert) {
   }
   EXPECT_EQ(alone.stats().rolled, 0);
   EXPECT_EQ(narrow.stats().switched, 0);
+}
+
+// Issue 20 item 6: with its cancel flag set, a decision that would roll out
+// throws Cancelled instead of playing its trials (penk serve answers the
+// request `cancelled`).
+TEST(MasterTest, ACancelledDecisionThrows) {
+  MasterPlayer master(Tables(), *ParseMasterName("master:trials=100000:window=1"));
+  master.set_cancel(std::make_shared<std::atomic<bool>>(true));
+  int rolled = 0;
+  for (uint64_t seed = 1; rolled < 3 && seed < 1000; ++seed) {
+    Game game = SeededMidGame(seed);
+    if (game.over() || game.players() == 1 || game.LegalActions().size() < 2) continue;
+    EXPECT_THROW(master.Decide(game), Cancelled) << "seed " << seed;
+    ++rolled;
+  }
+  EXPECT_EQ(rolled, 3);
+  EXPECT_EQ(master.stats().trials, 0);
 }
 
 TEST(MasterTest, NameOptions) {

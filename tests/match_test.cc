@@ -2,7 +2,11 @@
 // (ai/rollout.h), issue 11 item 7. Only table-free players (greedy, random)
 // play here, so the suite stays fast and needs no solitaire table.
 #include <cmath>
+#include <atomic>
+#include <chrono>
 #include <map>
+#include <memory>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -353,6 +357,27 @@ TEST(RolloutTest, SameResultWhateverTheThreadCountAndDropsTheClearlyWorse) {
   // Rerolling all six dice against keeping the best: some keeps are clearly worse.
   EXPECT_GT(dropped, 0);
   EXPECT_FALSE(one->candidates.front().dropped);
+}
+
+// Issue 20 item 6: a rollout of a million trials, no time bound, stops soon
+// after its cancel flag is set from another thread (penk serve: the client
+// has gone) and reports nothing.
+TEST(RolloutTest, StopsWhenCancelled) {
+  Game game = *Game::Create(2, Rules{}, 17);
+  RolloutOptions o;
+  o.policy = "greedy";
+  o.trials = kMaxRollouts;
+  o.threads = 2;
+  auto cancel = std::make_shared<std::atomic<bool>>(false);
+  o.cancel = cancel;
+  std::thread canceller([cancel] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    cancel->store(true);
+  });
+  absl::StatusOr<RolloutResult> r = Rollout(game, game.LegalActions(), o);
+  canceller.join();
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kCancelled) << r.status();
 }
 
 TEST(RolloutTest, RefusesBadInput) {

@@ -1,12 +1,23 @@
 // `penk serve`'s server (server/server.h, issue 12) from a real client over
 // loopback: the compiled-in files and nothing else, the engine protocol on
 // /engine, and its safety: message size, connection and game limits, other
-// sites' pages refused, one connection's bad input never touching another.
+// sites' pages refused, one connection's bad input never touching another;
+// and (issue 20) deadlines for silent clients, a failed thread creation
+// refused, work of a client that has gone cancelled, DNS rebinding refused.
+// Deadlines are short here and every wait has a generous cap: the tests
+// assert what happens, not how fast.
 #include "server/server.h"
 
+#include <poll.h>
+
+#include <atomic>
+#include <cerrno>
 #include <chrono>
+#include <filesystem>
 #include <memory>
 #include <string>
+#include <system_error>
+#include <vector>
 #include <thread>
 
 // Before Boost: 1.74's asio/awaitable.hpp uses std::exchange without it.
@@ -20,6 +31,9 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "server/web_files.h"
+#include "solver/solitaire_dp.h"
+#include "tables/table_file.h"
+#include "tables/table_store.h"
 
 namespace penk::server {
 namespace {
@@ -38,7 +52,8 @@ class RunningServer {
     options.host = "127.0.0.1";
     options.port = 0;
     options.session.build.allow = false;  // the tests use greedy: no tables
-    options.session.table_dir = testing::TempDir() + "penk_server_test_no_tables";
+    if (options.session.table_dir.empty())
+      options.session.table_dir = testing::TempDir() + "penk_server_test_no_tables";
     auto server = Server::Listen(options);
     EXPECT_TRUE(server.ok()) << server.status();
     server_ = std::move(*server);
@@ -77,9 +92,11 @@ HttpReply Get(uint16_t port, const std::string& target) {
 
 class Client {
  public:
-  explicit Client(uint16_t port, const std::string& origin = "") : ws_(io_) {
+  explicit Client(uint16_t port, const std::string& origin = "",
+                  const std::string& host_name = "127.0.0.1")
+      : ws_(io_) {
     ws_.next_layer().connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
-    const std::string host = "127.0.0.1:" + std::to_string(port);
+    const std::string host = host_name + ":" + std::to_string(port);
     ws_.set_option(websocket::stream_base::decorator([origin](websocket::request_type& req) {
       if (!origin.empty()) req.set(http::field::origin, origin);
     }));
@@ -282,6 +299,281 @@ TEST(Server, SessionsUseTheSharedTableCache) {
   EXPECT_EQ(a.tables()->cap_bytes(), size_t{3} << 20);
   protocol::Session own{protocol::SessionOptions{}};
   EXPECT_NE(own.tables().get(), shared.get());
+}
+
+// --- issue 20 ---
+
+using Clock = std::chrono::steady_clock;
+
+tcp::socket Connect(net::io_context& io, uint16_t port) {
+  tcp::socket socket(io);
+  socket.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+  return socket;
+}
+
+// Whether the server closes `socket` within `cap` (reading and discarding
+// whatever it sends until then, e.g. WebSocket pings, which are not answered).
+bool ClosedWithin(tcp::socket& socket, std::chrono::milliseconds cap) {
+  const auto end = Clock::now() + cap;
+  char buf[4096];
+  while (Clock::now() < end) {
+    pollfd p{socket.native_handle(), POLLIN, 0};
+    const int left = static_cast<int>(
+        std::chrono::duration_cast<std::chrono::milliseconds>(end - Clock::now()).count());
+    if (::poll(&p, 1, std::max(left, 1)) <= 0) continue;
+    beast::error_code ec;
+    socket.read_some(net::buffer(buf), ec);
+    if (ec) return true;  // end of file or reset: closed
+  }
+  return false;
+}
+
+// One raw HTTP exchange on a connection of its own: `request` is sent as is.
+http::response<http::string_body> RawHttp(uint16_t port, const std::string& request) {
+  net::io_context io;
+  tcp::socket socket = Connect(io, port);
+  net::write(socket, net::buffer(request));
+  beast::flat_buffer buffer;
+  http::response<http::string_body> res;
+  beast::error_code ec;
+  http::read(socket, buffer, res, ec);
+  return res;
+}
+
+std::string Upgrade(const std::string& host, const std::string& origin = "") {
+  return "GET /engine HTTP/1.1\r\nHost: " + host +
+         "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+         "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n" +
+         (origin.empty() ? "" : "Origin: " + origin + "\r\n") + "\r\n";
+}
+
+bool WaitForConnections(Server& server, size_t at_most, std::chrono::seconds cap) {
+  const auto end = Clock::now() + cap;
+  while (server.connection_count() > at_most && Clock::now() < end)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  return server.connection_count() <= at_most;
+}
+
+ServerOptions ShortDeadlines() {
+  ServerOptions options;
+  options.request_timeout = std::chrono::milliseconds(300);
+  options.websocket_idle_timeout = std::chrono::milliseconds(600);
+  return options;
+}
+
+// Item 2: every connection slot taken by clients that send nothing used to
+// lock everyone out for good; now each silent client is closed after the
+// request timeout, and the next client is served.
+TEST(Server, SilentClientsAreClosedAfterTheRequestTimeout) {
+  ServerOptions options = ShortDeadlines();
+  options.max_connections = 2;
+  RunningServer s(options);
+  net::io_context io;
+  tcp::socket a = Connect(io, s.port());
+  tcp::socket b = Connect(io, s.port());
+  EXPECT_TRUE(ClosedWithin(a, std::chrono::seconds(20))) << "a silent client kept its slot";
+  EXPECT_TRUE(ClosedWithin(b, std::chrono::seconds(20))) << "a silent client kept its slot";
+  EXPECT_TRUE(WaitForConnections(s.server(), 0, std::chrono::seconds(20)));
+  EXPECT_EQ(Get(s.port(), "/").status, 200u);
+}
+
+// The deadline is for the whole request: a byte now and then does not renew it.
+TEST(Server, ATricklingRequestIsClosedAtTheDeadline) {
+  RunningServer s(ShortDeadlines());
+  for (const std::string& request :
+       {std::string("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "), Upgrade("127.0.0.1")}) {
+    net::io_context io;
+    tcp::socket t = Connect(io, s.port());
+    const auto end = Clock::now() + std::chrono::seconds(20);
+    bool closed = false;
+    for (size_t i = 0; Clock::now() < end && !closed; ++i) {
+      beast::error_code ec;
+      const char c = i + 2 < request.size() ? request[i] : 'x';  // never ends the header
+      net::write(t, net::buffer(&c, 1), ec);
+      closed = ec || ClosedWithin(t, std::chrono::milliseconds(50));
+    }
+    EXPECT_TRUE(closed) << "a trickling request held its connection for 20 s";
+  }
+}
+
+// Between two requests of a keep-alive connection the same deadline holds.
+TEST(Server, AnIdleKeepAliveConnectionIsClosed) {
+  RunningServer s(ShortDeadlines());
+  net::io_context io;
+  tcp::socket socket = Connect(io, s.port());
+  http::request<http::empty_body> req{http::verb::get, "/", 11};
+  req.set(http::field::host, "127.0.0.1");
+  req.keep_alive(true);
+  http::write(socket, req);
+  beast::flat_buffer buffer;
+  http::response<http::string_body> res;
+  http::read(socket, buffer, res);
+  EXPECT_EQ(res.result_int(), 200u);
+  EXPECT_TRUE(res.keep_alive());
+  EXPECT_TRUE(ClosedWithin(socket, std::chrono::seconds(20))) << "an idle keep-alive stayed open";
+}
+
+// An open WebSocket whose client answers nothing, not even the server's
+// pings, is closed after the idle timeout; one whose client answers pings
+// stays open however long it is idle.
+TEST(Server, AWebSocketThatAnswersNoPingIsClosed) {
+  RunningServer s(ShortDeadlines());
+  net::io_context io;
+  tcp::socket raw = Connect(io, s.port());
+  net::write(raw, net::buffer(Upgrade("127.0.0.1:" + std::to_string(s.port()))));
+  beast::flat_buffer buffer;
+  http::response_parser<http::empty_body> parser;
+  parser.skip(true);  // a 101 has no body
+  http::read_header(raw, buffer, parser);
+  ASSERT_EQ(parser.get().result_int(), 101u);
+  EXPECT_TRUE(ClosedWithin(raw, std::chrono::seconds(20)));
+
+  Client live(s.port());
+  // Reading (so that Beast answers the pings) for several idle timeouts.
+  beast::flat_buffer in;
+  bool got = false;
+  live.ws().async_read(in, [&](beast::error_code, size_t) { got = true; });
+  net::io_context& lio = static_cast<net::io_context&>(live.ws().get_executor().context());
+  lio.run_for(std::chrono::milliseconds(2000));
+  EXPECT_FALSE(got) << "the server closed a client that answers its pings";
+}
+
+// Item 4: a WebSocket whose thread cannot be created is refused with a reason;
+// the server goes on (it used to end with std::terminate).
+TEST(Server, AThreadThatCannotBeCreatedRefusesOnlyThatConnection) {
+  auto fail = std::make_shared<std::atomic<bool>>(true);
+  ServerOptions options;
+  options.before_thread_start = [fail] {
+    if (*fail) throw std::system_error(EAGAIN, std::generic_category(), "thread creation");
+  };
+  RunningServer s(options);
+  const auto res = RawHttp(s.port(), Upgrade("127.0.0.1:" + std::to_string(s.port())));
+  EXPECT_EQ(res.result_int(), 503u);
+  EXPECT_NE(res.body().find("cannot start a thread for this connection"), std::string::npos)
+      << res.body();
+  EXPECT_THROW(Client(s.port()), beast::system_error);
+  EXPECT_EQ(Get(s.port(), "/").status, 200u);
+  EXPECT_TRUE(WaitForConnections(s.server(), 0, std::chrono::seconds(20)));
+  *fail = false;
+  Client c(s.port());
+  EXPECT_EQ(c.Call({{"cmd", "hello"}})["result"]["name"], "penk");
+}
+
+// A folder holding the small table (positions with at most 6 free cells)
+// under the default name: expert, and so the rollouts, play from it.
+std::string SmallTableDir() {
+  const std::string dir = testing::TempDir() + "penk_server_test_small_tables_v" +
+                          std::to_string(kTableFormatVersion);
+  const std::string path = TablePathIn(dir, Rules{}, 0);
+  if (!std::filesystem::exists(path)) {
+    std::filesystem::create_directories(dir);
+    const std::string tmp = path + "." + std::to_string(::getpid());
+    EXPECT_TRUE(WriteTable(BuildSolitaireTable(Rules{}, 6, nullptr, 0), tmp).ok());
+    std::filesystem::rename(tmp, path);
+  }
+  return dir;
+}
+
+// A hint whose rollouts would run an hour (time_ms 3,600,000).
+json HourLongRollouts() {
+  return {{"id", 7},
+          {"cmd", "hint"},
+          {"sheet", "oooo./ooo.o/oo.oo/o.ooo/.oooo"},
+          {"roll", "12345J"},
+          {"rerolls", 1},
+          {"opponents", {".oooo/o.ooo/oo.oo/ooo.o/oooo."}},
+          {"rollouts", 1000000},
+          {"time_ms", 3600000}};
+}
+
+ServerOptions WithSmallTables() {
+  ServerOptions options;
+  options.session.table_dir = SmallTableDir();
+  return options;
+}
+
+// Item 6: two clients ask an hour of rollouts and vanish: their work is
+// cancelled and their slots freed, not held for the hour.
+TEST(Server, AClientThatHasGoneHasItsWorkCancelled) {
+  ServerOptions options = WithSmallTables();
+  options.max_connections = 2;
+  RunningServer s(options);
+  {
+    Client a(s.port()), b(s.port());
+    for (Client* c : {&a, &b}) c->ws().write(net::buffer(HourLongRollouts().dump()));
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));  // the rollouts run
+    EXPECT_EQ(s.server().connection_count(), 2u);
+    for (Client* c : {&a, &b}) c->ws().next_layer().close();
+  }
+  EXPECT_TRUE(WaitForConnections(s.server(), 0, std::chrono::seconds(30)))
+      << "the work of a closed connection still holds its slot";
+  Client c(s.port());
+  EXPECT_EQ(c.Call({{"cmd", "hello"}})["result"]["name"], "penk");
+}
+
+// Stop (SIGTERM) cancels the work running, answers it `cancelled` and closes
+// with 1001 (going away), within seconds, not after the work's hour.
+TEST(Server, StopCancelsRunningWorkAndSaysSo) {
+  auto s = std::make_unique<RunningServer>(WithSmallTables());
+  Client c(s->port());
+  EXPECT_EQ(c.Call({{"cmd", "hello"}})["result"]["name"], "penk");
+  c.ws().write(net::buffer(HourLongRollouts().dump()));
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  // Read while stopping (the reply, then the close): the client answers the
+  // closing handshake at once.
+  beast::flat_buffer buffer;
+  beast::error_code read_ec, close_ec;
+  std::string reply_text;
+  std::thread reader([&] {
+    c.ws().read(buffer, read_ec);
+    reply_text = beast::buffers_to_string(buffer.data());
+    buffer.consume(buffer.size());
+    if (!read_ec) c.ws().read(buffer, close_ec);
+  });
+  const auto start = Clock::now();
+  s.reset();  // Stop and Run's return
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  reader.join();
+  EXPECT_LT(seconds, 30) << "Stop waited for the rollouts";
+  ASSERT_FALSE(read_ec) << read_ec.message();
+  const json reply = json::parse(reply_text);
+  EXPECT_EQ(reply["id"], 7);
+  EXPECT_EQ(reply["error"]["code"], "cancelled") << reply;
+  EXPECT_EQ(close_ec, websocket::error::closed);
+  EXPECT_EQ(c.ws().reason().code, websocket::close_code::going_away);
+}
+
+// Item 10: DNS rebinding (a name of the attacker's pointed at 127.0.0.1)
+// sends Host and Origin of that name: refused for pages and the engine.
+TEST(Server, OnlyTheHostsServedAreAccepted) {
+  ServerOptions options;
+  options.allowed_hosts = {"penk.lan"};
+  RunningServer s(options);
+  const std::string port = std::to_string(s.port());
+  auto get = [&](const std::string& host) {
+    return RawHttp(s.port(), "GET / HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n");
+  };
+  const auto evil = get("evil.example:" + port);
+  EXPECT_EQ(evil.result_int(), 421u);
+  EXPECT_NE(evil.body().find("host \"evil.example\" is not served here"), std::string::npos)
+      << evil.body();
+  EXPECT_NE(evil.body().find("--allow-host"), std::string::npos) << evil.body();
+  for (const std::string& host : std::vector<std::string>{"127.0.0.1:" + port, "localhost:" + port, "LOCALHOST",
+                                  "[::1]:" + port, "penk.lan:" + port})
+    EXPECT_EQ(get(host).result_int(), 200u) << host;
+  EXPECT_EQ(get("evil.example:" + port + ":1").result_int(), 421u);
+
+  const auto ws_evil = RawHttp(s.port(), Upgrade("evil.example:" + port, "http://evil.example:" + port));
+  EXPECT_EQ(ws_evil.result_int(), 421u) << ws_evil.body();
+  EXPECT_THROW(Client(s.port(), "http://evil.example:" + port, "evil.example"),
+               beast::system_error);
+  const auto ftp = RawHttp(s.port(), Upgrade("127.0.0.1:" + port, "ftp://127.0.0.1:" + port));
+  EXPECT_EQ(ftp.result_int(), 403u);
+  EXPECT_NE(ftp.body().find("only http:// and https://"), std::string::npos) << ftp.body();
+  Client named(s.port(), "http://penk.lan:" + port, "penk.lan");
+  EXPECT_EQ(named.Call({{"cmd", "hello"}})["result"]["name"], "penk");
+  Client secure(s.port(), "https://localhost:" + port, "localhost");
+  EXPECT_EQ(secure.Call({{"cmd", "hello"}})["result"]["name"], "penk");
 }
 
 TEST(Server, RefusesAHostThatIsNotAnAddress) {

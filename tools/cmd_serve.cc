@@ -104,6 +104,17 @@ void RegisterServe(CLI::App& app) {
                 "largest WebSocket message in KiB (default 64); a larger one closes the "
                 "connection with status 1009")
       ->check(CLI::Range(1, 1024));
+  s->add_option("--allow-host", args->options.allowed_hosts,
+                "a host name (or address) pages may be served as, besides localhost, 127.0.0.1, "
+                "[::1] and --host (repeatable; e.g. the machine's name on the network); a "
+                "request naming another Host gets 421, which stops DNS rebinding");
+  s->footer(
+      "Bounds: a client has 30 s to send each HTTP request (also between keep-alive requests "
+      "and for the WebSocket handshake); an open WebSocket is pinged after 30 s of silence and "
+      "closed after 60 s without even a pong (browsers answer pings: an open page stays); a "
+      "closed connection's work (rollouts, master) is cancelled; SIGINT/SIGTERM cancel running "
+      "work, answer it `cancelled` and stop within about 2 s (a table build in progress, 5-10 s, "
+      "finishes first). docs/WEB.md lists every limit.");
   s->callback([args] { RunServe(*args); });
 }
 
