@@ -228,18 +228,23 @@ double ExpertPlayer::FinalShare(int my_score, const LinesEffect& effect) {
   // R5.2: seats before ours have played their last turn; later seats play one
   // more. Each later seat is modelled alone, playing to beat our score (exact
   // with two players; with more, their PENKs on each other are ignored).
+  // R6.4 as Winners::Share: with k winners each has 1/k. The scores of the
+  // seats before ours are known, so their ties count exactly; each later
+  // seat's share against our score (a tie half: exact when it is the one
+  // other winner) multiplies in, as the model of independent opponents has it.
   double share = 1;
+  int tied = 0;
   for (int q = 0; q < key_.players; ++q) {
     if (q == key_.me) continue;
     if (q < key_.me) {
       const int s = Score(effect.sheets[q], key_.rules);
       if (s > my_score) return 0;
-      if (s == my_score) share *= 0.5;  // R6.4: tied players share the win
+      if (s == my_score) ++tied;
     } else {
       share *= BeatShare(effect.sheets[q], my_score);
     }
   }
-  return share;
+  return share / (1 + tied);
 }
 
 double ExpertPlayer::Leaf(uint32_t cells, int face) {

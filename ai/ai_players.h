@@ -96,7 +96,7 @@ absl::StatusOr<ExpertParams> ParseExpertName(absl::string_view name);
 // Probability-like share of the win of a player whose final score is
 // `threshold`, against one opponent on `sheet` who plays one last turn to beat
 // it: the opponent maximises P(score > threshold) + P(score == threshold) / 2
-// (R6.4, a tie counts half), and this returns 1 minus that maximum. `turn` is
+// (R6.4 with two winners: half each), and this returns 1 minus that maximum. `turn` is
 // scratch space.
 double ShareAgainstFinalTurn(const Sheet& sheet, int threshold, const Rules& rules,
                              TurnValues& turn);

@@ -106,8 +106,7 @@ absl::StatusOr<GameRecord> PlayCalibrationGame(const CalibrationOptions& o, int6
     }
     if (why.empty()) {
       const Winners winners = GameWinners(game);
-      for (int s = 0; s < n; ++s)  // R6.4: tied players share the win
-        record.share[s] = winners.Has(game, s) ? 1.0 / winners.count : 0.0;
+      for (int s = 0; s < n; ++s) record.share[s] = winners.Share(game, s);  // R6.4
     }
   } catch (const std::exception& e) {  // TableUnavailable, out of memory
     why = e.what();
@@ -367,7 +366,7 @@ std::string ReliabilitySvg(const std::vector<std::pair<std::string, ReliabilityT
                         X(0), Y(0), X(1), Y(1));
   absl::StrAppendFormat(&svg, R"(<text x="%.1f" y="%d" text-anchor="middle">predicted win chance (bucket mean)</text>)" "\n",
                         X(0.5), kT + kS + 36);
-  absl::StrAppendFormat(&svg, R"svg(<text transform="translate(16,%.1f) rotate(-90)" text-anchor="middle">observed win rate (ties half)</text>)svg" "\n",
+  absl::StrAppendFormat(&svg, R"svg(<text transform="translate(16,%.1f) rotate(-90)" text-anchor="middle">observed win share (k tied: 1/k each)</text>)svg" "\n",
                         Y(0.5));
   for (size_t k = 0; k < tables.size(); ++k) {
     const char* colour = kColours[k % 4];

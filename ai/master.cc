@@ -185,7 +185,7 @@ Action MasterPlayer::Choose(const Game& game, const std::vector<Action>& candida
             open[seat] = -1;
           };
           const TrialOutcome o = PlayOut(*start, candidates[i], seats, key, t + offset, observe);
-          win[i][t] = o.half / 2.0;
+          win[i][t] = o.share_units / double{Winners::kShareUnits};  // R6.4
           luck[i][t] = std::isfinite(sum) ? sum : 0;
         }
       } catch (...) {

@@ -24,7 +24,7 @@ uint64_t DealKey(uint64_t seed, int64_t deal) {
 // Sums over deals in whole numbers, so their order never changes a total.
 struct Sums {
   int64_t deals = 0;
-  int64_t half[kMaxPlayers] = {}, half2[kMaxPlayers] = {}, score[kMaxPlayers] = {};
+  int64_t units[kMaxPlayers] = {}, units2[kMaxPlayers] = {}, score[kMaxPlayers] = {};
   Pentanomial penta{};
 };
 
@@ -65,8 +65,7 @@ absl::StatusOr<DealResult> PlayDeal(const MatchOptions& o, int64_t deal,
         const Winners winners = GameWinners(game);
         for (int s = 0; s < n; ++s) {
           const int p = (s + g) % n;
-          // R6.4: tied players share the win; a tie counts half.
-          result.half_wins[p] += !winners.Has(game, s) ? 0 : winners.count == 1 ? 2 : 1;
+          result.share_units[p] += winners.ShareUnits(game, s);  // R6.4
           result.score[p] += game.Score(s);
         }
       }
@@ -135,11 +134,13 @@ absl::StatusOr<MatchResult> RunMatch(const MatchOptions& o) {
       const DealResult& r = results[i];
       ++sums.deals;
       for (int p = 0; p < n; ++p) {
-        sums.half[p] += r.half_wins[p];
-        sums.half2[p] += static_cast<int64_t>(r.half_wins[p]) * r.half_wins[p];
+        sums.units[p] += r.share_units[p];
+        sums.units2[p] += static_cast<int64_t>(r.share_units[p]) * r.share_units[p];
         sums.score[p] += r.score[p];
       }
-      if (n == 2) ++sums.penta[r.half_wins[0]];  // 0..4 halves: deal score 0..2
+      // Two games of two players: the first player's deal score in halves,
+      // 0..4 (a game's share is 0, 6 or 12 twelfths).
+      if (n == 2) ++sums.penta[r.share_units[0] / (Winners::kShareUnits / 2)];
       if (o.sprt) {
         llr = SprtLlr(sums.penta, o.sprt->elo0, o.sprt->elo1);
         out.sprt = SprtDecision(sums.penta, *o.sprt);
@@ -155,7 +156,8 @@ absl::StatusOr<MatchResult> RunMatch(const MatchOptions& o) {
   const double D = static_cast<double>(sums.deals);
   for (int p = 0; p < n; ++p) {
     // Per deal, the player's mean win share over its n games.
-    const double sum = sums.half[p] / (2.0 * n), sum2 = sums.half2[p] / (4.0 * n * n);
+    constexpr double kUnit = Winners::kShareUnits;
+    const double sum = sums.units[p] / (kUnit * n), sum2 = sums.units2[p] / (kUnit * kUnit * n * n);
     const double mean = sum / D;
     const double var = D > 1 ? std::max(0.0, (sum2 - D * mean * mean) / (D - 1)) : 0;
     const double half = kZ95 * std::sqrt(var / D);

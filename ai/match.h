@@ -65,10 +65,10 @@ struct MatchResult {
   SprtResult sprt = SprtResult::kContinue;
 };
 
-// The outcome of one deal: per player, its win shares in halves (0..2n) and
-// its total score over the n games.
+// The outcome of one deal: per player, its win shares over the n games in
+// twelfths (Winners::ShareUnits: 0..12n) and its total score.
 struct DealResult {
-  int half_wins[kMaxPlayers] = {};
+  int share_units[kMaxPlayers] = {};
   int score[kMaxPlayers] = {};
 };
 

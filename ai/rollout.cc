@@ -28,7 +28,8 @@ constexpr double kDropZ = 3.0;
 
 struct Running {
   int64_t n = 0;
-  double half = 0, half2 = 0, margin = 0, margin2 = 0;
+  // Win shares in twelfths (and for pairs, their differences) and margins.
+  double units = 0, units2 = 0, margin = 0, margin2 = 0;
 };
 
 // One trial with fresh players of the named policy in every seat.
@@ -112,7 +113,7 @@ TrialOutcome PlayOut(const Game& start, const Action& candidate, const std::vect
     if (s != me) best_other = std::max(best_other, game.Score(s));
   const Winners winners = GameWinners(game);
   TrialOutcome out;
-  out.half = !winners.Has(game, me) ? 0 : winners.count == 1 ? 2 : 1;  // R6.4
+  out.share_units = winners.ShareUnits(game, me);  // R6.4
   out.margin = game.Score(me) - (n > 1 ? best_other : 0);
   out.done = true;
   return out;
@@ -199,29 +200,29 @@ absl::StatusOr<RolloutResult> Rollout(const Game& position, const std::vector<Ac
         if (!a.done) continue;
         Running& r = run[i];
         ++r.n;
-        r.half += a.half;
-        r.half2 += a.half * a.half;
+        r.units += a.share_units;
+        r.units2 += a.share_units * a.share_units;
         r.margin += a.margin;
         r.margin2 += static_cast<double>(a.margin) * a.margin;
         for (int k : live) {
           const TrialOutcome& b = round[static_cast<size_t>(k) * kRound + t];
           if (k == i || !b.done) continue;
           Running& p = pair[static_cast<size_t>(i) * c + k];
-          const double d = (a.half - b.half) / 2.0;
+          const double d = (a.share_units - b.share_units) / double{Winners::kShareUnits};
           ++p.n;
-          p.half += d;
-          p.half2 += d * d;
+          p.units += d;
+          p.units2 += d * d;
         }
       }
     if (!o.drop) continue;
     int leader = live.front();
     for (int i : live)
-      if (run[i].half * run[leader].n > run[leader].half * run[i].n) leader = i;
+      if (run[i].units * run[leader].n > run[leader].units * run[i].n) leader = i;
     for (int i : live) {
       const Running& p = pair[static_cast<size_t>(i) * c + leader];
       if (i == leader || p.n < kMinTrialsToDrop) continue;
-      const double mean = p.half / p.n;
-      const double var = std::max(0.0, (p.half2 - p.n * mean * mean) / (p.n - 1));
+      const double mean = p.units / p.n;
+      const double var = std::max(0.0, (p.units2 - p.n * mean * mean) / (p.n - 1));
       if (mean + kDropZ * std::sqrt(var / p.n) < 0) alive[i] = false;
     }
   }
@@ -233,7 +234,9 @@ absl::StatusOr<RolloutResult> Rollout(const Game& position, const std::vector<Ac
     r.action = candidates[i];
     r.trials = run[i].n;
     r.dropped = !alive[i];
-    Interval(run[i].half / 2, run[i].half2 / 4, r.trials, &r.win, &r.win_low, &r.win_high);
+    constexpr double kUnit = Winners::kShareUnits;
+    Interval(run[i].units / kUnit, run[i].units2 / (kUnit * kUnit), r.trials, &r.win, &r.win_low,
+             &r.win_high);
     r.win_low = std::max(0.0, r.win_low);
     r.win_high = std::min(1.0, r.win_high);
     Interval(run[i].margin, run[i].margin2, r.trials, &r.margin, &r.margin_low, &r.margin_high);

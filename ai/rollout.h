@@ -88,7 +88,7 @@ absl::StatusOr<Game> ManualDiceCopy(const Game& position);
 uint64_t TrialKey(uint64_t seed, int64_t trial);
 
 struct TrialOutcome {
-  int half = 0;    // the mover's win share in halves: 0, 1, 2 (R6.4)
+  int share_units = 0;  // the mover's win share in twelfths (Winners::ShareUnits, R6.4)
   int margin = 0;  // the mover's score minus the best other score
   bool done = false;
 };

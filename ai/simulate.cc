@@ -27,13 +27,14 @@ uint64_t Mix(uint64_t z) {  // splitmix64 finaliser
 // Running sums of whole numbers (win shares in halves), so that adding games
 // in any order gives the same totals.
 struct Totals {
-  int64_t half_wins[kMaxPlayers] = {}, half_wins2[kMaxPlayers] = {};
+  // Win shares in twelfths (Winners::ShareUnits) and their squares.
+  int64_t share_units[kMaxPlayers] = {}, share_units2[kMaxPlayers] = {};
   int64_t score[kMaxPlayers] = {}, score2[kMaxPlayers] = {};
   int64_t turns[kMaxPlayers] = {};
   void Add(const Totals& o) {
     for (int p = 0; p < kMaxPlayers; ++p) {
-      half_wins[p] += o.half_wins[p];
-      half_wins2[p] += o.half_wins2[p];
+      share_units[p] += o.share_units[p];
+      share_units2[p] += o.share_units2[p];
       score[p] += o.score[p];
       score2[p] += o.score2[p];
       turns[p] += o.turns[p];
@@ -95,10 +96,9 @@ absl::StatusOr<SimulationResult> Simulate(const SimulationOptions& o) {
           for (int s = 0; s < n; ++s) {
             const int p = static_cast<int>((s + g) % n);
             const int64_t score = game.Score(s);
-            // R6.4: tied players share the win; a tie counts half.
-            const int64_t half = !winners.Has(game, s) ? 0 : winners.count == 1 ? 2 : 1;
-            mine.half_wins[p] += half;
-            mine.half_wins2[p] += half * half;
+            const int64_t units = winners.ShareUnits(game, s);  // R6.4
+            mine.share_units[p] += units;
+            mine.share_units2[p] += units * units;
             mine.score[p] += score;
             mine.score2[p] += score * score;
             mine.turns[p] += game.turns(s);
@@ -125,7 +125,9 @@ absl::StatusOr<SimulationResult> Simulate(const SimulationOptions& o) {
   result.games = o.games;
   const double N = static_cast<double>(o.games);
   for (int p = 0; p < n; ++p) {
-    const double share = totals.half_wins[p] / 2.0, share2 = totals.half_wins2[p] / 4.0;
+    constexpr double kUnit = Winners::kShareUnits;
+    const double share = totals.share_units[p] / kUnit;
+    const double share2 = totals.share_units2[p] / (kUnit * kUnit);
     const double score = static_cast<double>(totals.score[p]);
     const double score2 = static_cast<double>(totals.score2[p]);
     PlayerResult r;

@@ -43,8 +43,9 @@ struct SimulationOptions {
 
 struct PlayerResult {
   std::string name;
-  // Mean of the per-game win share: 1 for a sole winner, 1/2 for a tie at the
-  // top (R6.4, ties count half), 0 otherwise; with one player always 1.
+  // Mean of the per-game win share: 1 for a sole winner, 1/k for each of k
+  // tied at the top (R6.4, Winners::Share), 0 otherwise; the players' rates
+  // sum to 1; with one player always 1.
   double win_rate = 0;
   double win_ci_low = 0, win_ci_high = 0;  // 95% normal interval of the mean
   double mean_score = 0, sd_score = 0;

@@ -137,12 +137,22 @@ void CompletedLines(const Sheet& before, uint32_t cells, const Rules& rules, uin
                     uint32_t* columns);
 
 // R6.4: the highest score of the game and how many seats have it (tied
-// seats share the win). Every tally of wins (simulate, match, calibrate)
-// counts from this.
+// seats share the win). Every tally of wins (simulate, match, rollouts,
+// calibrate, master) counts from this, with one meaning of a share: each of
+// the k tied winners has 1/k of the win, so a game's shares sum to 1 (two
+// players: a tie is Elo's half).
 struct Winners {
+  // Shares in whole numbers: twelfths are exact for 1 to 4 winners.
+  static constexpr int kShareUnits = 12;
+
   int best_score = 0;
   int count = 0;
   bool Has(const Game& game, int seat) const { return game.Score(seat) == best_score; }
+  // The seat's share of the win, in twelfths (12, 6, 4, 3 or 0).
+  int ShareUnits(const Game& game, int seat) const {
+    return Has(game, seat) ? kShareUnits / count : 0;
+  }
+  double Share(const Game& game, int seat) const { return ShareUnits(game, seat) / 12.0; }
 };
 Winners GameWinners(const Game& game);
 

@@ -182,7 +182,7 @@ class BruteTurn {
 };
 
 // The win share of a player who ends with `my_score` against one opponent on
-// `opp` who then plays one last turn to beat it (R6.4: a tie counts half).
+// `opp` who then plays one last turn to beat it (R6.4: two tied winners have half each).
 double BruteShareAgainstLastTurn(const Sheet& opp, int my_score, const Rules& rules) {
   auto win = [&](int s) { return s > my_score ? 1.0 : s == my_score ? 0.5 : 0.0; };
   if (opp.free() == 0) return 1 - win(Score(opp, rules));

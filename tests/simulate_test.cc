@@ -64,8 +64,8 @@ TEST_F(SimulateTest, SameSeedSameResultWhateverTheThreads) {
 }
 
 TEST_F(SimulateTest, SharesSumToOneAndSeatsRotate) {
-  // Greedy against itself: win shares sum to 1 in every game (R6.4: a tie
-  // counts half for each), and with seats rotated it wins about half.
+  // Greedy against itself: win shares sum to 1 in every game (R6.4: k tied
+  // winners have 1/k each), and with seats rotated it wins about half.
   SimulationResult r = *Simulate(Options({"greedy", "greedy"}, 400, 2));
   EXPECT_NEAR(r.players[0].win_rate + r.players[1].win_rate, 1.0, 1e-12);
   EXPECT_LT(r.players[0].win_ci_low, 0.5);
@@ -76,8 +76,30 @@ TEST_F(SimulateTest, SharesSumToOneAndSeatsRotate) {
   SimulationResult four = *Simulate(Options({"greedy", "random", "greedy", "random"}, 100, 2));
   double sum = 0;
   for (const PlayerResult& p : four.players) sum += p.win_rate;
-  EXPECT_LE(sum, 1.0 + 1e-12);  // a three-way tie gives 3 x 1/2
+  EXPECT_NEAR(sum, 1.0, 1e-12);
   EXPECT_GT(four.players[0].win_rate, four.players[1].win_rate);
+}
+
+// Issue 24, item 3: one tie rule (R6.4, Winners::Share). A game whose three
+// players tie (searched for among seeded games of random players) gives each
+// 1/3 of the win, not 1/2, and every game's shares sum to 1.
+TEST_F(SimulateTest, TournamentsCountAThreeWayTieAsThirds) {
+  for (uint64_t seed = 1; seed < 20000; ++seed) {
+    SimulationOptions o = Options({"random", "random", "random"}, 1, 1);
+    o.seed = seed;
+    SimulationResult r = *Simulate(o);
+    int winners = 0;
+    double sum = 0;
+    for (const PlayerResult& p : r.players) {
+      winners += p.win_rate > 0;
+      sum += p.win_rate;
+    }
+    EXPECT_NEAR(sum, 1.0, 1e-12) << "seed " << seed;
+    if (winners < 3) continue;
+    for (const PlayerResult& p : r.players) EXPECT_DOUBLE_EQ(p.win_rate, 1.0 / 3) << seed;
+    return;
+  }
+  FAIL() << "no three-way tie among 20,000 seeded games of random players";
 }
 
 TEST_F(SimulateTest, BoundsAndTableErrorsAreStatuses) {

@@ -153,7 +153,7 @@ void RunCalibrateCommand(const CalibrateArgs& a) {
               static_cast<unsigned long long>(a.seed), FormatRules(o.rules).c_str(),
               Plural(a.threads, "thread", "threads").c_str(), secs);
   std::printf("position: a decision; predicted: the mover's fast estimate of the action taken; "
-              "observed: the mover's win share (ties half)\n\n");
+              "observed: the mover's win share (k tied winners: 1/k each)\n\n");
   PrintTable("raw fast estimate", r.raw);
   std::printf("\n");
   PrintTable("calibrated fast estimate (what hints show)", r.calibrated);

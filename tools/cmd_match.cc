@@ -4,7 +4,7 @@
 //              [--seed S] [--threads T] [--json] [--rules ...]
 //
 // Each deal is played once per seat rotation with the same dice per seat
-// position. Per player: win share (ties half) with its 95% interval from the
+// position. Per player: win share (k tied winners: 1/k each) with its 95% interval from the
 // deals, mean score; with two players the Elo difference (logistic) with its
 // interval and the pentanomial counts of deal scores; with --sprt the LLR
 // against its bounds, stopping at H0 or H1. Progress goes to stderr.

@@ -3,8 +3,8 @@
 //   penk simulate --players expert,greedy --games 20000 [--seed S] [--threads T]
 //                 [--json] [--rules ...]
 //
-// Seats rotate from game to game; per player: win rate (a tie counts half,
-// R6.4) with its 95% interval, mean and sd of the final score, mean number of
+// Seats rotate from game to game; per player: win rate (k tied winners have
+// 1/k each, R6.4) with its 95% interval, mean and sd of the final score, mean number of
 // turns. A progress bar goes to stderr. With one player it is solitaire.
 #include <unistd.h>
 
