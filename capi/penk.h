@@ -55,8 +55,14 @@ extern "C" {
  * 4 added penk_ranked_moments, penk_hint_moments and penk_value_moments (the
  * expected final score and its standard deviation, issue 13), and "sd" (with
  * a target, "mean") in penk_hint_json's actions; everything before is
- * unchanged (penk_ranked_action keeps its layout). */
-#define PENK_API_VERSION 4
+ * unchanged (penk_ranked_action keeps its layout).
+ * 5 (issue 20): handles are checked for their kind (a context where a game
+ * is expected is PENK_E_BAD_ARGUMENT), penk_request keeps a reply that did
+ * not fit for the retry instead of running the request again, JSON nested
+ * deeper than 32 levels is refused, turns are 0..1000, PENK_E_CANCELLED
+ * (12) names the protocol's "cancelled"; every call of version 4 is
+ * unchanged. */
+#define PENK_API_VERSION 5
 
 /* Status codes; the same numbers as the protocol's error codes. */
 typedef enum penk_status {
@@ -71,7 +77,8 @@ typedef enum penk_status {
   PENK_E_TABLE = 8,           /* table missing, refused, or not covering the position */
   PENK_E_LIMIT = 9,           /* protocol only */
   PENK_E_INTERNAL = 10,       /* a bug or out of memory; handles stay usable */
-  PENK_E_BUFFER_TOO_SMALL = 11
+  PENK_E_BUFFER_TOO_SMALL = 11,
+  PENK_E_CANCELLED = 12       /* protocol only: a server cancelled the request */
 } penk_status;
 
 /* Game phases (penk_game_phase). */

@@ -208,7 +208,7 @@ const char* penk_level_name(int index) {
 }
 const char* penk_status_name(int status) {
   if (status == PENK_OK) return "ok";
-  if (status < 1 || status > PENK_E_BUFFER_TOO_SMALL) return "unknown_status";
+  if (status < 1 || status > PENK_E_CANCELLED) return "unknown_status";
   return penk::protocol::ErrorCodeName(static_cast<ErrorCode>(status));
 }
 const char* penk_last_error(void) { return last_error.c_str(); }
@@ -425,7 +425,7 @@ int penk_game_create_json(penk_context* ctx, const char* options, penk_game** ou
     nlohmann::ordered_json r = nlohmann::ordered_json::parse(reply);
     if (r.contains("error")) {
       const std::string code = r["error"]["code"];
-      for (int c = 1; c <= PENK_E_BUFFER_TOO_SMALL; ++c)
+      for (int c = 1; c <= PENK_E_CANCELLED; ++c)
         if (code == penk::protocol::ErrorCodeName(static_cast<ErrorCode>(c)))
           Fail(static_cast<ErrorCode>(c), r["error"]["message"]);
       Fail(ErrorCode::kInternal, r["error"]["message"]);

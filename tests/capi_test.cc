@@ -84,6 +84,7 @@ TEST(CApiInfo, VersionLevelsStatusNames) {
   EXPECT_STREQ(penk_status_name(PENK_OK), "ok");
   EXPECT_STREQ(penk_status_name(PENK_E_BAD_POSITION), "bad_position");
   EXPECT_STREQ(penk_status_name(PENK_E_BUFFER_TOO_SMALL), "buffer_too_small");
+  EXPECT_STREQ(penk_status_name(PENK_E_CANCELLED), "cancelled");
   EXPECT_STREQ(penk_status_name(99), "unknown_status");
   // NULL handles are refused, never dereferenced; destroy(NULL) is a no-op.
   EXPECT_EQ(penk_context_create(nullptr, nullptr), PENK_E_BAD_ARGUMENT);
