@@ -666,6 +666,8 @@ void Server::Stop() {
   net::post(impl_->io, [impl = impl_.get()] { impl->CloseAll(); });
 }
 
+const TableCache& Server::tables() const { return *impl_->tables; }
+
 size_t Server::connection_count() const { return impl_->open.load(); }
 
 }  // namespace penk::server

@@ -74,6 +74,8 @@ class Server {
   void Stop();
   // Connections open now (tests).
   size_t connection_count() const;
+  // The table cache every connection shares (tests, diagnostics).
+  const TableCache& tables() const;
 
   struct Impl;
 

@@ -9,6 +9,7 @@
 #include "server/server.h"
 
 #include <poll.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
@@ -48,10 +49,12 @@ using json = nlohmann::json;
 // A server on a free loopback port, run on a thread of its own.
 class RunningServer {
  public:
-  explicit RunningServer(ServerOptions options = {}) {
+  // `keep_build`: the caller's build policy; otherwise nothing is built
+  // (most tests use greedy: no tables).
+  explicit RunningServer(ServerOptions options = {}, bool keep_build = false) {
     options.host = "127.0.0.1";
     options.port = 0;
-    options.session.build.allow = false;  // the tests use greedy: no tables
+    if (!keep_build) options.session.build.allow = false;
     if (options.session.table_dir.empty())
       options.session.table_dir = testing::TempDir() + "penk_server_test_no_tables";
     auto server = Server::Listen(options);
@@ -289,16 +292,80 @@ TEST(Server, StopClosesOpenConnections) {
 
 // The server's connections share one table cache, so its cap holds for the
 // whole server: a session given one uses it instead of making its own.
-TEST(Server, SessionsUseTheSharedTableCache) {
-  auto shared = std::make_shared<TableCache>(InMemoryTableLoader(), 3 << 20);
-  protocol::SessionOptions options;
-  options.shared_tables = shared;
-  protocol::Session a(options), b(options);
-  EXPECT_EQ(a.tables().get(), shared.get());
-  EXPECT_EQ(b.tables().get(), shared.get());
-  EXPECT_EQ(a.tables()->cap_bytes(), size_t{3} << 20);
-  protocol::Session own{protocol::SessionOptions{}};
-  EXPECT_NE(own.tables().get(), shared.get());
+// Issue 20, items 5 and 7, from real clients over loopback: every table of
+// the server, spread tables included, is in its one cache under the cap
+// (each connection used to keep spread tables of its own: 64 connections
+// reached 913 MB under a 16 MB cap), and only the policy's tables are built.
+class ServerTables : public testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = testing::TempDir() + "penk_server_tables_" + std::to_string(getpid()) + "_" +
+           testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::filesystem::create_directories(dir_);
+    // The small table (at most 6 free cells) as the default one: its spread
+    // table builds in well under a second.
+    ASSERT_TRUE(WriteTable(BuildSolitaireTable(Rules{}, 6), TablePathIn(dir_, Rules{})).ok());
+  }
+  void TearDown() override {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+  ServerOptions Options() const {
+    ServerOptions o;
+    o.session.table_dir = dir_;
+    o.session.table_cache_mb = 40;  // one value table and its spread table
+    o.session.build.rules = {Rules{}};
+    o.session.build.objectives = {Objective{}};
+    return o;
+  }
+  size_t Files() const {
+    size_t n = 0;
+    for (auto it = std::filesystem::directory_iterator(dir_);
+         it != std::filesystem::directory_iterator(); ++it)
+      ++n;
+    return n;
+  }
+  std::string dir_;
+};
+
+TEST_F(ServerTables, ConnectionsShareOneCacheOfValueAndSpreadTables) {
+  RunningServer s(Options(), /*keep_build=*/true);
+  constexpr int kClients = 12;
+  std::vector<std::thread> threads;
+  std::atomic<int> with_sd{0};
+  for (int i = 0; i < kClients; ++i)
+    threads.emplace_back([&] {
+      Client c(s.port());
+      json r = c.Call({{"id", 1}, {"cmd", "value"}, {"sheet", "ooooo/o.ooo/oo.oo/ooo.o/oooo."}});
+      if (r.contains("result") && r["result"].contains("sd")) ++with_sd;
+    });
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(with_sd.load(), kClients);
+  EXPECT_EQ(s.server().tables().size(), 1u);
+  EXPECT_EQ(s.server().tables().spread_count(), 1u);
+  EXPECT_LE(s.server().tables().bytes(), size_t{40} << 20);
+  EXPECT_EQ(Files(), 2u);  // the value table and one spread table, built once
+}
+
+TEST_F(ServerTables, OnlyThePolicysTablesAreBuilt) {
+  RunningServer s(Options(), /*keep_build=*/true);
+  Client c(s.port());
+  const std::string sheet = "ooooo/o.ooo/oo.oo/ooo.o/oooo.";
+  json r = c.Call({{"id", 1}, {"cmd", "value"}, {"sheet", sheet}, {"objective", "target=120"}});
+  ASSERT_TRUE(r.contains("error")) << r;
+  EXPECT_EQ(r["error"]["code"], "table_error") << r;
+  const std::string message = r["error"]["message"];
+  EXPECT_NE(message.find("this engine builds only tables of rules line-min=3,penk-lines=all for "
+                         "objective mean, not rules line-min=3,penk-lines=all for objective "
+                         "target=120"),
+            std::string::npos) << message;
+  EXPECT_NE(message.find("penk tables build --all --rules line-min=3,penk-lines=all --objective "
+                         "target=120 --table-dir"),
+            std::string::npos) << message;
+  r = c.Call({{"id", 2}, {"cmd", "value"}, {"sheet", sheet}, {"rules", "line-min=4"}});
+  EXPECT_EQ(r["error"]["code"], "table_error") << r;
+  EXPECT_EQ(Files(), 1u);  // nothing written
+  EXPECT_EQ(s.server().tables().size(), 0u);
 }
 
 // --- issue 20 ---

@@ -59,4 +59,4 @@ fi
 # One OpenMP thread: libgomp is not instrumented, and its own synchronisation
 # would be reported as races. Any report exits 66 and fails its test.
 OMP_NUM_THREADS=1 TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:exitcode=66:second_deadlock_stack=1} \
-  ctest --test-dir build-tsan --output-on-failure -j "$jobs" -R '^(capi_threads|Server\..*)$'
+  ctest --test-dir build-tsan --output-on-failure -j "$jobs" -R '^(capi_threads|Server\..*|ServerTables\..*)$'
