@@ -27,6 +27,7 @@
 
 using penk::protocol::EngineError;
 using penk::protocol::ErrorCode;
+using penk::protocol::Fail;
 using penk::protocol::GameSession;
 using penk::protocol::Session;
 
@@ -85,10 +86,6 @@ std::optional<Kind> KindOf(const void* h) {
   return it->second;
 }
 bool IsLive(const void* h, Kind kind) { return KindOf(h) == kind; }
-
-[[noreturn]] void Fail(ErrorCode code, std::string message) {
-  throw EngineError{code, std::move(message)};
-}
 
 template <class F>
 int Guard(F&& body) {

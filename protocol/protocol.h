@@ -7,32 +7,23 @@
 // games, AI decisions) reports every failure as an EngineError with a stable
 // code; HandleLine and the C API catch it (and any other exception) at their
 // boundary, so a bad request never ends the session nor loses a game.
-#ifndef PENK_TOOLS_ENGINE_PROTOCOL_H_
-#define PENK_TOOLS_ENGINE_PROTOCOL_H_
+//
+// One file per idea: errors.h (codes, Fail), inputs.h (R7 texts parsed),
+// request.h (a request's typed fields), session.h (the engine core),
+// replies.h (the JSON answers), commands.cc (the commands and HandleLine),
+// json_text.h (untrusted JSON with its depth bounded). This header brings
+// them all for the doors (engine, libpenk, server, tests).
+#ifndef PENK_PROTOCOL_PROTOCOL_H_
+#define PENK_PROTOCOL_PROTOCOL_H_
 
-#include <cstdint>
-#include <map>
-#include <memory>
-#include <optional>
-#include <utility>
 #include <string>
-#include <vector>
 
 #include "absl/strings/string_view.h"
-#include "ai/cancel.h"
-#include "engine/action.h"
-#include "engine/game.h"
-#include "engine/game_record.h"
-#include "engine/rules.h"
-#include "engine/sheet.h"
-#include "nlohmann/json.hpp"
 #include "penk_version.h"
-#include "solver/advisor.h"
-#include "solver/score_spread.h"
-#include "ai/player.h"
-#include "solver/solitaire_dp.h"
-#include "solver/table_cache.h"
-#include "tables/build_policy.h"
+#include "protocol/errors.h"
+#include "protocol/inputs.h"
+#include "protocol/replies.h"
+#include "protocol/session.h"
 
 namespace penk::protocol {
 
@@ -42,232 +33,9 @@ inline constexpr int kProtocolVersion = 2;
 inline constexpr char kEngineName[] = "penk";
 inline constexpr char kEngineVersion[] = PENK_VERSION_STRING;  // CMakeLists.txt project()
 
-// Error codes of the protocol ("code" of an error reply) and of the C API
-// (PENK_E_* in capi/penk.h have the same numbers). Never renumber.
-enum class ErrorCode {
-  kBadJson = 1,         // the line is not a JSON object
-  kUnknownCommand = 2,  // "cmd" names no command
-  kBadField = 3,        // a field is missing or has the wrong type or range
-  kBadPosition = 4,     // a sheet, roll, rules text or position is invalid
-  kUnknownGame = 5,     // no game with this id
-  kIllegalAction = 6,   // the action is not legal now (or the game is over)
-  kUnknownLevel = 7,    // an AI level or seat name that does not exist
-  kTable = 8,           // a value table cannot be loaded or does not cover the position
-  kLimit = 9,           // too many games open at once
-  kInternal = 10,       // a bug or out of memory; the session goes on
-  kBufferTooSmall = 11, // C API only: the caller's buffer is too small
-  kCancelled = 12,      // the session's cancel flag was set while the request ran
-};
-
-// "bad_json", "unknown_command", ...: the protocol's error code strings.
-const char* ErrorCodeName(ErrorCode code);
-
-struct EngineError {
-  ErrorCode code;
-  std::string message;
-};
-
-inline constexpr size_t kMaxBotsPerGame = 8;
-// Turns a player has played, as a request may give them (a game has at most
-// 25 turns a player, R3.6, so this bounds only nonsense).
-inline constexpr int kMaxTurns = 1000;
-// master with options (ai/master.h) in best_action: at most this much work
-// per decision (the default master: 216 trials, 3 candidates, 2 threads).
-inline constexpr int64_t kMaxEngineMasterTrials = 1000;
-inline constexpr int kMaxEngineMasterCandidates = 4;
-inline constexpr int kMaxEngineMasterThreads = 2;
-// hint's rollouts without "time_ms": the session answers within this bound.
-inline constexpr int64_t kDefaultRolloutTimeMs = 10'000;
-
-struct SessionOptions {
-  // Folder of the default tables (empty: DefaultTableDir(), i.e.
-  // $PENK_TABLE_DIR or tables/ beside the binary).
-  std::string table_dir;
-  // Whether requests may name a table file ("table" field).
-  bool allow_table_paths = true;
-  // Which missing default tables are built (about 10 s each) and saved
-  // (tables/build_policy.h; build.allow = false: none); a request needing
-  // one that is not (hint, value, best_action of optimal or expert, hints
-  // with opponents) gets table_error naming the file and why.
-  BuildPolicy build;
-  // Memory cap of the session's table cache (least recently used evicted).
-  size_t table_cache_mb = TableCache::kDefaultCapMegabytes;
-  // If set, the session uses this cache (thread-safe) instead of one of its
-  // own, and table_dir, build and table_cache_mb are its owner's
-  // business: `penk serve` gives all its connections one cache, so the memory
-  // cap holds for the whole server, not per connection.
-  std::shared_ptr<TableCache> shared_tables;
-  // Distinct AI levels one game may ask best_action for (each keeps a
-  // player with its caches); one more is refused with `limit`.
-  size_t max_bots_per_game = kMaxBotsPerGame;
-  // If not empty, the only AI levels accepted (fuzzing: no table-hungry bots).
-  std::vector<std::string> levels;
-  // If not empty, every table request uses this file (fuzzing, tests).
-  std::string fixed_table;
-  size_t max_games = 256;
-  // new_game without "seed": seed 0 instead of a random seed (fuzzing).
-  bool deterministic_seeds = false;
-  // Whether hints with opponents (expert's win estimates) are served: they
-  // may need exact tables of any blocked rows (fuzzers turn them off).
-  bool expert_hints = true;
-  // If set, long work (hint's rollouts, master's best_action) stops once it
-  // is set and the request is answered `cancelled`: `penk serve` sets it when
-  // the connection's client has gone or the server is stopping.
-  CancelFlag cancel;
-};
-
-// A game with its seats: "human" or an AI level per seat, and the AI
-// players created so far (by level; they keep caches between decisions).
-struct GameSession {
-  GameRecord record;  // the game with its history; undo takes steps back
-  const Game& game() const { return record.game(); }
-  std::vector<std::string> seats;
-  uint64_t seed = 0;
-  std::map<std::string, std::unique_ptr<Player>> bots;
-};
-
-class Session {
- public:
-  explicit Session(SessionOptions options = {});
-  const SessionOptions& options() const { return options_; }
-
-  // The AI levels this session accepts (kBotNames unless restricted).
-  std::vector<std::string> Levels() const;
-
-  // --- The core; every function throws EngineError. ---
-  // The table for `sheet` (its blocked rows, R4.2) under `rules`, from
-  // `path` (only read) or else the default file of the table folder; through
-  // the session's table cache. `objective`: what its values are (the
-  // expected score, or a target's probability, solver/objective.h).
-  std::shared_ptr<const SolitaireTable> Table(const Rules& rules, const Sheet& sheet,
-                                              const std::string& path, Objective objective = {});
-  // `finished`: kLastTurns when opponents are given, so that a sheet with two
-  // closed columns can still be ranked for its last-round turn (R5.2).
-  std::vector<RankedAction> Hint(const Sheet& sheet, const Dice& roll, int rerolls,
-                                 const Rules& rules, const std::string& table_path,
-                                 FinishedSheet finished = FinishedSheet::kRefuse,
-                                 Objective objective = {});
-  double Value(const Sheet& sheet, const Rules& rules, const std::string& table_path,
-               Objective objective = {});
-  // The expected final score and its standard deviation after each of
-  // `ranked` (from Hint on the same arguments), the table's policy playing on
-  // (solver/score_spread.h; a target's means are not its values). The spread
-  // table is read beside the value table, or built (as tables are: saved in
-  // the table folder, only when building is on). An error when it cannot be
-  // had, or for the last turn of a sheet with two closed columns (with
-  // opponents, R5.2): the caller reports it beside the hint (a hint does not
-  // fail for its sd). With opponents, the sd of the solitaire-optimal play
-  // whose mean is the hint's "value".
-  absl::StatusOr<std::vector<ActionMoments>> Moments(const Sheet& sheet, const Dice& roll,
-                                                     int rerolls, const Rules& rules,
-                                                     const std::string& table_path,
-                                                     Objective objective,
-                                                     const std::vector<RankedAction>& ranked);
-  // The same at the start of a turn on `sheet`: {mean, sd}; a finished sheet's
-  // score with sd 0. Empty with `error` as above.
-  std::optional<ActionMoments> SheetMoments(const Sheet& sheet, const Rules& rules,
-                                            const std::string& table_path, Objective objective,
-                                            std::string& error);
-  // Multiplayer hint (ai/win_ranking.h, as `penk hint --opponent`):
-  // re-ranks `ranked` (from Hint) by expert's estimated probability of
-  // winning and returns those estimates in the new order. `opponents` are the other sheets in turn order
-  // after the mover, `seat` the mover's seat (1-based), `turns` the turns the
-  // mover has played (-1: estimated from its sheet).
-  std::vector<double> RankForWinOrFail(const Sheet& sheet, const Dice& roll, int rerolls,
-                                 const Rules& rules, const std::vector<Sheet>& opponents,
-                                 bool last_round, int seat, int turns,
-                                 std::vector<RankedAction>& ranked);
-
-  // A new game: 1-4 seats, each "human" or an AI level; from the start, or
-  // from `position` (checked: engine/position_check.h, Game::FromPosition).
-  GameSession NewGame(const std::vector<std::string>& seats, const Rules& rules, uint64_t seed,
-                      DiceSource dice = DiceSource::kEngine, const Position* position = nullptr);
-  // The AI's decision for the player to move; `level` empty: the seat's level.
-  Action BestAction(GameSession& g, const std::string& level);
-  // Applies an action in R7 notation ("stop", a keep, a marking, fail:v).
-  static void Apply(GameSession& g, absl::string_view action);
-  // The six physical dice of the next roll (games with manual dice).
-  static void Roll(GameSession& g, absl::string_view dice);
-  // Takes back the last decision or roll.
-  static void Undo(GameSession& g);
-  // What the advisor says for the player to move, everything taken from the
-  // game (sheets, opponents in turn order, seat, turns, last round): the
-  // ranking of Hint, re-ranked by RankForWinOrFail with opponents when
-  // `with_win` (`win` then filled).
-  std::vector<RankedAction> HintForGame(const GameSession& g, const std::string& table_path,
-                                        std::vector<double>& win, bool with_win = true);
-  static nlohmann::ordered_json StateJson(const GameSession& g);
-
-  // --- Games kept by the protocol, by id. ---
-  int AddGame(GameSession g);
-  GameSession& FindGame(int id);
-  void CloseGame(int id);
-  size_t game_count() const { return games_.size(); }
-
-  // The session's table cache, shared with its AI players.
-  const std::shared_ptr<TableCache>& tables() const { return tables_; }
-  // Building of missing default tables on or off from now on (the C API).
-  void SetAllowBuild(bool allow);
-
-  // Forgets every game and the quit request; keeps the loaded tables.
-  void Reset();
-
-  bool quit_requested() const { return quit_; }
-  void request_quit() { quit_ = true; }
-
- private:
-  // The spread table of the value table of (rules, sheet's blocked rows,
-  // path, objective), with the value table; errors as text.
-  absl::StatusOr<std::pair<std::shared_ptr<const SolitaireTable>,
-                           std::shared_ptr<const SpreadTable>>>
-  SpreadsFor(const Rules& rules, const Sheet& sheet, const std::string& path, Objective objective);
-
-  SessionOptions options_;
-  // Value and spread tables, under one cap; possibly shared with other
-  // sessions (options_.shared_tables), so nothing else here is shared state.
-  std::shared_ptr<TableCache> tables_;
-  std::map<int, GameSession> games_;
-  int next_game_ = 1;
-  bool quit_ = false;
-};
-
-// The table cache of `options` (value and spread tables from its table
-// folder, built as its build policy says, under its memory cap): a
-// session's own, or the one a server shares among its connections.
-std::shared_ptr<TableCache> MakeTableCache(const SessionOptions& options);
-
-// Parsers shared by the protocol and the C API; throw EngineError(kBadPosition).
-Sheet SheetOrThrow(absl::string_view text);
-Dice RollOrThrow(absl::string_view text);
-Rules RulesOrThrow(absl::string_view text);
-Objective ObjectiveOrThrow(absl::string_view text);
-// The mover's sheet and the opponents' as one game's sheets
-// (engine/position_check.h), and last_round only with two closed columns
-// somewhere (R5.2); throws kBadPosition naming the sheet and line.
-void CheckSheetsOrThrow(const Sheet& sheet, const std::vector<Sheet>& opponents, const Rules& rules,
-                        bool last_round);
-// "human,greedy" or a list -> validated lower-case seat names.
-std::vector<std::string> SeatsOrThrow(const std::vector<std::string>& names,
-                                      const std::vector<std::string>& levels);
-
-// The answers of the protocol's commands on a game, shared with the C API.
-// best_action: the AI's action for the player to move, with its expected
-// final score ("value", "rank" in the advisor's ranking, "win" with
-// opponents); applied when `apply`.
-nlohmann::ordered_json BestActionJson(Session& s, GameSession& g, const std::string& level,
-                                      bool apply);
-// hint for the game's player to move (as hint with "game").
-nlohmann::ordered_json GameHintJson(Session& s, const GameSession& g, const std::string& table,
-                                    int64_t top);
-// new_game's "position" object (engine/game.h Position); throws kBadField.
-Position PositionOrThrow(const nlohmann::ordered_json& j);
-
 // Handles one request line; returns the reply line (no newline). Never throws.
 std::string HandleLine(Session& session, absl::string_view line);
 
-// Hint values as `penk hint --json` prints them (6 decimals).
-double RoundValue(double v);
-
 }  // namespace penk::protocol
 
-#endif  // PENK_TOOLS_ENGINE_PROTOCOL_H_
+#endif  // PENK_PROTOCOL_PROTOCOL_H_

@@ -1,0 +1,409 @@
+// The protocol's commands (docs/PROTOCOL.md "Commands"): each request's
+// fields checked against its command's list, handled by the engine core
+// (protocol/session.h) and answered with the replies of protocol/replies.h;
+// HandleLine is the whole of it for one line.
+#include "protocol/protocol.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <exception>
+#include <new>
+#include <optional>
+#include <random>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "ai/bot.h"
+#include "ai/rollout.h"
+#include "ai/win_ranking.h"
+#include "engine/position_check.h"
+#include "protocol/json_text.h"
+#include "protocol/request.h"
+
+namespace penk::protocol {
+
+namespace {
+
+constexpr size_t kMaxLine = 1 << 20;  // longer request lines are refused
+constexpr int64_t kMaxId = int64_t{1} << 53;  // integers a JSON double holds exactly
+
+using Handler = json (*)(Session&, const Request&);
+
+json CmdHello(Session& s, const Request&);
+
+int GameId(const Request& r) { return static_cast<int>(r.Int("game", 1, INT32_MAX, std::nullopt)); }
+
+json StateOf(Session& s, int id) {
+  json state = {{"game", id}};
+  state.update(Session::StateJson(s.FindGame(id)));
+  return state;
+}
+
+json CmdNewGame(Session& s, const Request& r) {
+  std::vector<std::string> players = r.StringList("players", true);
+  Rules rules = RulesOrThrow(r.String("rules", ""));
+  uint64_t seed;
+  if (r.Has("seed")) {
+    seed = r.Seed("seed");
+  } else if (s.options().deterministic_seeds) {
+    seed = 0;
+  } else {
+    std::random_device rd;
+    seed = (static_cast<uint64_t>(rd()) << 32) ^ rd();
+  }
+  const std::string dice = r.String("dice", "engine");
+  if (dice != "engine" && dice != "manual")
+    Fail(ErrorCode::kBadField, absl::StrCat("field \"dice\" must be \"engine\" or \"manual\"; got \"",
+                                            dice.substr(0, 40), "\""));
+  std::optional<Position> position;
+  if (r.Has("position")) position = PositionOrThrow(r.Raw("position"));
+  GameSession g = s.NewGame(players, rules, seed,
+                            dice == "manual" ? DiceSource::kManual : DiceSource::kEngine,
+                            position ? &*position : nullptr);
+  return StateOf(s, s.AddGame(std::move(g)));
+}
+
+json CmdState(Session& s, const Request& r) {
+  const int id = GameId(r);
+  return StateOf(s, id);
+}
+
+json CmdApply(Session& s, const Request& r) {
+  const int id = GameId(r);
+  GameSession& g = s.FindGame(id);
+  Session::Apply(g, r.NonEmpty("action"));
+  return StateOf(s, id);
+}
+
+json CmdRoll(Session& s, const Request& r) {
+  const int id = GameId(r);
+  GameSession& g = s.FindGame(id);
+  Session::Roll(g, r.NonEmpty("dice"));
+  return StateOf(s, id);
+}
+
+json CmdUndo(Session& s, const Request& r) {
+  const int id = GameId(r);
+  Session::Undo(s.FindGame(id));
+  return StateOf(s, id);
+}
+
+json CmdBestAction(Session& s, const Request& r) {
+  const int id = GameId(r);
+  GameSession& g = s.FindGame(id);
+  const bool apply = r.Bool("apply", false);
+  json out = BestActionJson(s, g, r.String("level", ""), apply);
+  if (apply) out["state"] = StateOf(s, id);
+  return out;
+}
+
+json CmdCloseGame(Session& s, const Request& r) {
+  const int id = GameId(r);
+  s.CloseGame(id);
+  return {{"closed", id}};
+}
+
+// hint's "rollouts" (trials per candidate), "candidates" (the best K by the
+// fast estimate, 0: all) and "time_ms" (the bound of the whole analysis).
+struct RolloutFields {
+  int64_t trials = 0;  // 0: no rollouts
+  int64_t candidates = 0;
+  int64_t time_ms = kDefaultRolloutTimeMs;
+};
+
+RolloutFields RolloutFieldsOf(const Request& r) {
+  RolloutFields f;
+  if (!r.Has("rollouts")) {
+    for (const char* field : {"candidates", "time_ms"})
+      if (r.Has(field))
+        Fail(ErrorCode::kBadField,
+             absl::StrCat("field \"", field, "\" sets up rollouts: give \"rollouts\" too"));
+    return f;
+  }
+  f.trials = r.Int("rollouts", 1, kMaxRollouts, std::nullopt);
+  f.candidates = r.Int("candidates", 0, 1000, 0);
+  f.time_ms = r.Int("time_ms", 1, kMaxRolloutTimeMs, kDefaultRolloutTimeMs);
+  return f;
+}
+
+// The best candidates of `ranked` played out (ai/rollout.h) by expert in
+// every seat: "rollouts" and the rolled-out "actions", best first, each with
+// its fast estimate ("win", "value") and its "rollout".
+void AddRollouts(Session& s, const Game& game, const std::vector<RankedAction>& ranked,
+                 const std::vector<double>& win, const RolloutFields& f, json& out) {
+  if (!s.options().expert_hints)
+    Fail(ErrorCode::kBadField, "rollouts are off in this session");
+  const size_t k = f.candidates > 0 ? std::min<size_t>(f.candidates, ranked.size()) : ranked.size();
+  std::vector<Action> candidates;
+  for (size_t i = 0; i < k; ++i) candidates.push_back(ranked[i].action);
+  RolloutOptions o;
+  o.trials = f.trials;
+  o.time_ms = f.time_ms;
+  o.tables = s.tables();
+  o.cancel = s.options().cancel;
+  absl::StatusOr<RolloutResult> r = Rollout(game, candidates, o);
+  if (!r.ok())
+    Fail(r.status().code() == absl::StatusCode::kCancelled     ? ErrorCode::kCancelled
+         : r.status().code() == absl::StatusCode::kUnavailable ? ErrorCode::kTable
+         : r.status().code() == absl::StatusCode::kInvalidArgument ? ErrorCode::kBadPosition
+                                                                   : ErrorCode::kInternal,
+         std::string(r.status().message()));
+  out["rollouts"] = {{"trials", f.trials}, {"policy", o.policy}, {"seed", o.seed},
+                     {"candidates", k}, {"time_ms", f.time_ms}, {"timed_out", r->timed_out}};
+  json actions = json::array();
+  for (const RolloutCandidate& c : r->candidates) {
+    size_t i = 0;
+    while (i < ranked.size() && !(ranked[i].action == c.action)) ++i;
+    json a = ActionJson(ranked[i], win, i);
+    a["rollout"] = {{"trials", c.trials},
+                    {"win", RoundValue(c.win)},
+                    {"win_ci95", {RoundValue(c.win_low), RoundValue(c.win_high)}},
+                    {"margin", RoundValue(c.margin)},
+                    {"margin_ci95", {RoundValue(c.margin_low), RoundValue(c.margin_high)}},
+                    {"dropped", c.dropped}};
+    actions.push_back(a);
+  }
+  out["actions"] = actions;
+}
+
+json CmdHint(Session& s, const Request& r) {
+  const int64_t top = r.Int("top", 0, INT32_MAX, 0);
+  const std::string table = r.String("table", "");
+  const RolloutFields rollouts = RolloutFieldsOf(r);
+  if (r.Has("game")) {
+    // Everything else comes from the game: giving it too would be two answers.
+    for (const char* f :
+         {"sheet", "roll", "rerolls", "rules", "opponents", "last_round", "seat", "turns", "objective"})
+      if (r.Has(f))
+        Fail(ErrorCode::kBadField, absl::StrCat("field \"", f, "\" cannot be given with \"game\": "
+                                                "the hint is for the game's position"));
+    const int id = GameId(r);
+    json out = {{"game", id}};
+    const GameSession& g = s.FindGame(id);
+    out.update(GameHintJson(s, g, table, top));
+    if (rollouts.trials > 0) {
+      if (g.game().players() < 2)
+        Fail(ErrorCode::kBadField, "rollouts play games against opponents: this game has none");
+      std::vector<double> win;
+      std::vector<RankedAction> ranked = s.HintForGame(g, table, win);
+      AddRollouts(s, g.game(), ranked, win, rollouts, out);
+    }
+    return out;
+  }
+  Sheet sheet = SheetOrThrow(r.String("sheet", kEmptySheetText));
+  Dice roll = RollOrThrow(r.NonEmpty("roll"));
+  const int rerolls = static_cast<int>(r.Int("rerolls", 0, 2, 2));
+  Rules rules = RulesOrThrow(r.String("rules", ""));
+  std::vector<Sheet> opponents;
+  for (const std::string& o : r.StringList("opponents", false)) opponents.push_back(SheetOrThrow(o));
+  if (opponents.size() > static_cast<size_t>(kMaxPlayers - 1))
+    Fail(ErrorCode::kBadField, absl::StrCat("at most 3 opponents (R1.4); got ", opponents.size()));
+  if (opponents.empty() && rollouts.trials > 0)
+    Fail(ErrorCode::kBadField, "field \"rollouts\" needs \"opponents\": rollouts play games against them");
+  if (opponents.empty())
+    for (const char* f : {"last_round", "seat", "turns"})
+      if (r.Has(f))
+        Fail(ErrorCode::kBadField,
+             absl::StrCat("field \"", f, "\" needs \"opponents\": it describes a game with others"));
+  const bool last_round = r.Bool("last_round", false);
+  const int seat = static_cast<int>(r.Int("seat", 1, static_cast<int64_t>(opponents.size()) + 1, 1));
+  const int turns = static_cast<int>(r.Int("turns", 0, kMaxTurns, -1));  // -1: estimated
+  const Objective objective = ObjectiveOrThrow(r.String("objective", "mean"));
+  if (objective.is_target() && !opponents.empty())
+    Fail(ErrorCode::kBadField, "field \"objective\" target=X is a solitaire objective; with "
+                               "\"opponents\" hints rank by the chance of winning");
+  if (!opponents.empty()) CheckSheetsOrThrow(sheet, opponents, rules, last_round);
+  std::vector<RankedAction> ranked =
+      s.Hint(sheet, roll, rerolls, rules, table,
+             opponents.empty() ? FinishedSheet::kRefuse : FinishedSheet::kLastTurns, objective);
+  std::vector<double> win;
+  if (!opponents.empty())
+    win = s.RankForWinOrFail(sheet, roll, rerolls, rules, opponents, last_round, seat, turns, ranked);
+  json out = {{"sheet", FormatSheet(sheet)}, {"roll", FormatDice(roll)}, {"rerolls", rerolls}};
+  if (!opponents.empty()) {
+    json opp = json::array();
+    for (const Sheet& o : opponents) opp.push_back(FormatSheet(o));
+    out["opponents"] = opp;
+    out["last_round"] = last_round;
+  }
+  if (objective.is_target()) out["objective"] = FormatObjective(objective);
+  out["actions"] = ActionsJson(ranked, win, top);
+  // Each action's sd (and a target's mean), as `penk hint --json`; with
+  // opponents the sd of the solitaire-optimal play whose mean is "value".
+  AddMoments(s.Moments(sheet, roll, rerolls, rules, table, objective, ranked), objective, out);
+  if (rollouts.trials > 0) {
+    WinQuery query{sheet, opponents, rules, last_round, seat, turns};
+    absl::StatusOr<Game> game = GameOfWinQuery(query, roll, rerolls);
+    if (!game.ok()) Fail(ErrorCode::kBadPosition, std::string(game.status().message()));
+    AddRollouts(s, *game, ranked, win, rollouts, out);
+  }
+  return out;
+}
+
+json CmdValue(Session& s, const Request& r) {
+  Sheet sheet = SheetOrThrow(r.String("sheet", kEmptySheetText));
+  Rules rules = RulesOrThrow(r.String("rules", ""));
+  const Objective objective = ObjectiveOrThrow(r.String("objective", "mean"));
+  const std::string table = r.String("table", "");
+  json out = {{"value", RoundValue(s.Value(sheet, rules, table, objective))}};
+  if (objective.is_target()) out["objective"] = FormatObjective(objective);
+  // The position's sd (and a target's mean), as `penk value`.
+  std::string error;
+  if (std::optional<ActionMoments> m = s.SheetMoments(sheet, rules, table, objective, error)) {
+    if (objective.is_target()) out["mean"] = RoundValue(m->mean);
+    out["sd"] = RoundValue(m->sd);
+  } else {
+    out["sd_error"] = error;
+  }
+  return out;
+}
+
+json CmdQuit(Session& s, const Request&) {
+  s.request_quit();
+  return {{"quit", true}};
+}
+
+struct Command {
+  const char* name;
+  Handler handler;
+  // The fields it reads besides "id" and "cmd"; any other is refused, so a
+  // misspelt field never silently gives the answer for a default.
+  std::vector<const char*> fields;
+};
+
+const std::vector<Command>& Commands() {
+  static const std::vector<Command> commands = {
+      {"hello", CmdHello, {}},
+      {"new_game", CmdNewGame, {"players", "rules", "seed", "dice", "position"}},
+      {"state", CmdState, {"game"}},
+      {"apply", CmdApply, {"game", "action"}},
+      {"roll", CmdRoll, {"game", "dice"}},
+      {"undo", CmdUndo, {"game"}},
+      {"best_action", CmdBestAction, {"game", "level", "apply"}},
+      {"close_game", CmdCloseGame, {"game"}},
+      {"hint", CmdHint,
+       {"game", "sheet", "roll", "rerolls", "top", "rules", "opponents", "last_round", "seat",
+        "turns", "table", "objective", "rollouts", "candidates", "time_ms"}},
+      {"value", CmdValue, {"sheet", "rules", "table", "objective"}},
+      {"quit", CmdQuit, {}},
+  };
+  return commands;
+}
+
+json CmdHello(Session& s, const Request&) {
+  json commands = json::array();
+  for (const Command& c : Commands()) commands.push_back(c.name);
+  json seats = json::array({"human"});
+  for (const std::string& l : s.Levels()) seats.push_back(l);
+  json info = json::array();
+  for (const LevelInfo& l : kLevels) {
+    const std::vector<std::string> allowed = s.Levels();
+    if (std::find(allowed.begin(), allowed.end(), l.name) == allowed.end()) continue;
+    json aliases = json::array();
+    if (*l.alias) aliases.push_back(l.alias);
+    // Strength (docs/AI.md, the ladder): logistic Elo in two-player games,
+    // greedy = 0, with its 95% interval, measured by `penk match`.
+    info.push_back({{"name", l.name},
+                    {"aliases", aliases},
+                    {"description", l.description},
+                    {"elo", std::lround(l.elo)},
+                    {"elo_ci95", {std::lround(l.elo_low), std::lround(l.elo_high)}}});
+  }
+  return {{"name", kEngineName},
+          {"version", kEngineVersion},
+          {"protocol", kProtocolVersion},
+          {"commands", commands},
+          {"levels", s.Levels()},
+          {"level_info", info},
+          {"seats", seats},
+          {"rules",
+           {{"default", FormatRules(Rules{})},
+            {"variants",
+             {{"line-min", json::array({1, 2, 3, 4, 5})}, {"penk-lines", json::array({"all", "columns"})}}}}}};
+}
+
+json ErrorReply(const json& id, ErrorCode code, absl::string_view message) {
+  return {{"id", id}, {"error", {{"code", ErrorCodeName(code)}, {"message", message}}}};
+}
+
+// Lossy UTF-8 repair so that a message quoting bad input can be dumped.
+std::string Dump(const json& j) {
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+// A request's "id": a string or an integer a JSON double holds exactly, so
+// that every client gets back exactly what it sent.
+bool ValidId(const json& id) {
+  if (id.is_string()) return id.get<std::string>().find('\0') == std::string::npos;
+  if (id.is_number_unsigned()) return id.get<uint64_t>() <= static_cast<uint64_t>(kMaxId);
+  if (id.is_number_integer()) return std::llabs(id.get<int64_t>()) <= kMaxId;
+  return false;
+}
+
+}  // namespace
+
+std::string HandleLine(Session& session, absl::string_view line) {
+  json id = nullptr;
+  try {
+    if (line.size() > kMaxLine)
+      return Dump(ErrorReply(id, ErrorCode::kBadJson,
+                             absl::StrCat("request line longer than ", kMaxLine, " bytes")));
+    if (size_t nul = line.find('\0'); nul != absl::string_view::npos)
+      return Dump(ErrorReply(id, ErrorCode::kBadJson,
+                             absl::StrCat("the line has a NUL byte at offset ", nul)));
+    absl::StatusOr<json> parsed = ParseBoundedJson(line);
+    if (!parsed.ok())
+      return Dump(ErrorReply(id, ErrorCode::kBadJson,
+                             absl::StrCat("the line is ", parsed.status().message())));
+    json request = *std::move(parsed);
+    if (!request.is_object())
+      return Dump(ErrorReply(id, ErrorCode::kBadJson, "a request is a JSON object"));
+    if (request.contains("id")) {
+      const json& given = request["id"];
+      if (!ValidId(given))
+        return Dump(ErrorReply(id, ErrorCode::kBadField,
+                               "\"id\" must be a string or an integer within +-2^53"));
+      id = given;
+    }
+    if (!request.contains("cmd") || !request["cmd"].is_string())
+      return Dump(ErrorReply(id, ErrorCode::kBadField, "missing field \"cmd\" (a string)"));
+    const std::string cmd = request["cmd"].get<std::string>();
+    for (const Command& c : Commands()) {
+      if (cmd != c.name) continue;
+      for (const auto& item : request.items()) {
+        const std::string& key = item.key();  // a plain name: clang 14 cannot capture bindings
+        if (key == "id" || key == "cmd") continue;
+        if (std::find_if(c.fields.begin(), c.fields.end(),
+                         [&](const char* f) { return key == f; }) != c.fields.end())
+          continue;
+        return Dump(ErrorReply(
+            id, ErrorCode::kBadField,
+            absl::StrCat("unknown field \"", key.substr(0, 40), key.size() > 40 ? "..." : "",
+                         "\" for ", c.name, "; its fields: ",
+                         c.fields.empty() ? "none" : absl::StrJoin(c.fields, ", "),
+                         " (and id, cmd)")));
+      }
+      try {
+        json result = c.handler(session, Request(request));
+        return Dump({{"id", id}, {"result", std::move(result)}});
+      } catch (const EngineError& e) {
+        return Dump(ErrorReply(id, e.code, e.message));
+      }
+    }
+    std::vector<std::string> names;
+    for (const Command& c : Commands()) names.push_back(c.name);
+    return Dump(ErrorReply(id, ErrorCode::kUnknownCommand,
+                           absl::StrCat("unknown command \"", cmd.substr(0, 40), "\"; known: ",
+                                        absl::StrJoin(names, ", "))));
+  } catch (const std::bad_alloc&) {
+    return Dump(ErrorReply(id, ErrorCode::kInternal, "out of memory"));
+  } catch (const std::exception& e) {
+    return Dump(ErrorReply(id, ErrorCode::kInternal, e.what()));
+  } catch (...) {
+    return Dump(ErrorReply(id, ErrorCode::kInternal, "unknown error"));
+  }
+}
+
+}  // namespace penk::protocol

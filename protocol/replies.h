@@ -1,0 +1,46 @@
+// The replies of the protocol's commands as JSON objects (docs/PROTOCOL.md):
+// a game's state, ranked actions, the AI's decision, the advisor for a game;
+// shared by HandleLine and the C API, written with nlohmann::ordered_json so
+// that keys keep the documented order.
+#ifndef PENK_PROTOCOL_REPLIES_H_
+#define PENK_PROTOCOL_REPLIES_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "nlohmann/json.hpp"
+#include "protocol/session.h"
+#include "solver/advisor.h"
+#include "solver/objective.h"
+#include "solver/score_spread.h"
+
+namespace penk::protocol {
+
+// Hint values as `penk hint --json` prints them (6 decimals).
+double RoundValue(double v);
+
+// One ranked action as hint lists it ("action", "win" with opponents, "value").
+nlohmann::ordered_json ActionJson(const RankedAction& a, const std::vector<double>& win, size_t i);
+// The best `top` actions (0: all) as hint lists them.
+nlohmann::ordered_json ActionsJson(const std::vector<RankedAction>& ranked,
+                                   const std::vector<double>& win, int64_t top);
+// Each action's moments into out["actions"] (in ranked order, as many as
+// are shown), or, when they cannot be had, the reason in "sd_error".
+void AddMoments(absl::StatusOr<std::vector<ActionMoments>> moments, Objective objective,
+                nlohmann::ordered_json& out);
+
+// The answers of the protocol's commands on a game, shared with the C API.
+// best_action: the AI's action for the player to move, with its expected
+// final score ("value", "rank" in the advisor's ranking, "win" with
+// opponents); applied when `apply`.
+nlohmann::ordered_json BestActionJson(Session& s, GameSession& g, const std::string& level,
+                                      bool apply);
+// hint for the game's player to move (as hint with "game").
+nlohmann::ordered_json GameHintJson(Session& s, const GameSession& g, const std::string& table,
+                                    int64_t top);
+
+}  // namespace penk::protocol
+
+#endif  // PENK_PROTOCOL_REPLIES_H_

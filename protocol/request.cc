@@ -1,0 +1,41 @@
+#include "protocol/request.h"
+
+#include "engine/rules.h"
+#include "protocol/inputs.h"
+#include "protocol/session.h"
+
+namespace penk::protocol {
+
+// "position" of new_game: {"sheets":[...],"current":i,"turns":[...],
+// "last_round":b,"dice":"...","rerolls_left":n}; unknown keys are refused.
+Position PositionOrThrow(const json& j) {
+  if (!j.is_object()) Fail(ErrorCode::kBadField, "field \"position\" must be an object");
+  static const char* const kKeys[] = {"sheets", "current", "turns", "last_round", "dice",
+                                      "rerolls_left"};
+  for (const auto& [key, value] : j.items()) {
+    bool known = false;
+    for (const char* k : kKeys) known = known || key == k;
+    if (!known)
+      Fail(ErrorCode::kBadField,
+           absl::StrCat("unknown field \"position.", key,
+                        "\"; a position has: sheets, current, turns, last_round, dice, rerolls_left"));
+  }
+  Request r(j);
+  Position pos;
+  for (const std::string& text : r.StringList("sheets", true)) pos.sheets.push_back(SheetOrThrow(text));
+  pos.current = static_cast<int>(r.Int("current", 0, kMaxPlayers - 1, 0));
+  if (r.Has("turns")) {
+    const json& t = r.Raw("turns");
+    if (!t.is_array()) Fail(ErrorCode::kBadField, "field \"position.turns\" must be a list of integers");
+    for (const json& x : t) pos.turns.push_back(static_cast<int>(Request::IntOf("position.turns", x, 0, kMaxTurns)));
+  }
+  if (r.Has("last_round")) pos.last_round = r.Bool("last_round", false);
+  if (r.Has("dice")) pos.dice = RollOrThrow(r.NonEmpty("dice"));
+  if (r.Has("rerolls_left")) {
+    if (!pos.dice) Fail(ErrorCode::kBadField, "field \"position.rerolls_left\" is given only with \"dice\"");
+    pos.rerolls_left = static_cast<int>(r.Int("rerolls_left", 0, 2, 2));
+  }
+  return pos;
+}
+
+}  // namespace penk::protocol
