@@ -175,7 +175,7 @@ HintQuery HintQueryOf(penk_context* ctx, const char* sheet, const char* roll, in
   Require(count, "count");
   if (capacity > 0) Require(actions, "actions");
   HintQuery q;
-  q.sheet = penk::protocol::SheetOrThrow(Opt(sheet, "...../...../...../...../....."));
+  q.sheet = penk::protocol::SheetOrThrow(Opt(sheet, penk::kEmptySheetText));
   q.roll = penk::protocol::RollOrThrow(roll);
   q.rules = penk::protocol::RulesOrThrow(Opt(rules));
   q.objective = penk::protocol::ObjectiveOrThrow(Opt(objective, "mean"));
@@ -252,7 +252,7 @@ int penk_value_objective(penk_context* ctx, const char* sheet, const char* rules
   return Guard([&] {
     RequireContext(ctx);
     Require(value, "value");
-    penk::Sheet s = penk::protocol::SheetOrThrow(Opt(sheet, "...../...../...../...../....."));
+    penk::Sheet s = penk::protocol::SheetOrThrow(Opt(sheet, penk::kEmptySheetText));
     penk::Rules r = penk::protocol::RulesOrThrow(Opt(rules));
     penk::Objective o = penk::protocol::ObjectiveOrThrow(Opt(objective, "mean"));
     *value = ctx->session->Value(s, r, Opt(table), o);
@@ -313,7 +313,7 @@ int penk_value_moments(penk_context* ctx, const char* sheet, const char* rules,
     Require(value, "value");
     Require(mean, "mean");
     Require(sd, "sd");
-    penk::Sheet s = penk::protocol::SheetOrThrow(Opt(sheet, "...../...../...../...../....."));
+    penk::Sheet s = penk::protocol::SheetOrThrow(Opt(sheet, penk::kEmptySheetText));
     penk::Rules r = penk::protocol::RulesOrThrow(Opt(rules));
     penk::Objective o = penk::protocol::ObjectiveOrThrow(Opt(objective, "mean"));
     const double v = ctx->session->Value(s, r, Opt(table), o);
@@ -333,7 +333,7 @@ int penk_hint_multi_json(penk_context* ctx, const char* sheet, const char* roll,
   return Guard([&] {
     RequireContext(ctx);
     Require(roll, "roll");
-    penk::Sheet s = penk::protocol::SheetOrThrow(Opt(sheet, "...../...../...../...../....."));
+    penk::Sheet s = penk::protocol::SheetOrThrow(Opt(sheet, penk::kEmptySheetText));
     penk::Dice d = penk::protocol::RollOrThrow(roll);
     penk::Rules r = penk::protocol::RulesOrThrow(Opt(rules));
     std::vector<penk::Sheet> opp;

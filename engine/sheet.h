@@ -43,6 +43,9 @@ struct Sheet {
 };
 
 // R7.3 text, e.g. "ooo.o/..o.x/....x/..o.x/....x".
+// The empty sheet in R7.3 notation: the default of every sheet argument.
+inline constexpr char kEmptySheetText[] = "...../...../...../...../.....";
+
 std::string FormatSheet(const Sheet& sheet);
 absl::StatusOr<Sheet> ParseSheet(absl::string_view text);
 

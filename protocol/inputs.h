@@ -16,9 +16,6 @@
 
 namespace penk::protocol {
 
-// The empty sheet, the default of every "sheet" field (R7.3).
-inline constexpr char kEmptySheetText[] = "...../...../...../...../.....";
-
 // Lower case, surrounding blanks dropped: how seat and level names compare.
 std::string LowerStripped(absl::string_view s);
 

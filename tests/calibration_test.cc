@@ -163,8 +163,8 @@ TEST(Calibration, CommandRefusesBadInput) {
   } cases[] = {
       {{"calibrate", "--players", "expert"}, "2 to 4 players"},
       {{"calibrate", "--players", "expert,greedy,greedy,greedy,greedy"}, "2 to 4 players"},
-      {{"calibrate", "--players", "expert,nobody"}, "unknown bot"},
-      {{"calibrate", "--players", "expert,,greedy"}, "empty name"},
+      {{"calibrate", "--players", "expert,nobody"}, "unknown player"},
+      {{"calibrate", "--players", "expert,,greedy"}, "empty entry"},
       {{"calibrate", "--games", "0"}, "--games must be"},
       {{"calibrate", "--threads", "0"}, "--threads must be"},
   };

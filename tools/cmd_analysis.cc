@@ -39,7 +39,6 @@
 namespace penk::cli {
 namespace {
 
-constexpr char kEmptySheet[] = "...../...../...../...../.....";
 constexpr double kPercentiles[] = {1, 5, 10, 25, 50, 75, 90, 95, 99};
 
 // The table for the sheet's rule variant and blocked rows (rows crossed by
@@ -53,7 +52,7 @@ SolitaireTable TableForSheet(const Sheet& sheet, const Rules& rules, const std::
 // ---------------------------------------------------------------- strategy
 
 struct StrategyArgs {
-  std::string sheet = kEmptySheet, rules, table, format = "md", objective;
+  std::string sheet = kEmptySheetText, rules, table, format = "md", objective;
   int rerolls = 2;
 };
 
@@ -206,7 +205,7 @@ std::string ScoreSvg(const ScoreDistribution& d, const std::string& title,
 }
 
 struct DistributionArgs {
-  std::string sheet = kEmptySheet, rules, table, policy = "optimal", svg, at_least, compare,
+  std::string sheet = kEmptySheetText, rules, table, policy = "optimal", svg, at_least, compare,
       compare_table;
   bool json = false;
   int64_t simulate = 0;
@@ -367,7 +366,7 @@ void RunDistribution(const DistributionArgs& a) {
 // ------------------------------------------------------------------- stats
 
 struct StatsArgs {
-  std::string sheet = kEmptySheet, rules, table, policy = "optimal";
+  std::string sheet = kEmptySheetText, rules, table, policy = "optimal";
 };
 
 // The largest group (R3.1) a keep can form: n dice of one face plus one J.
@@ -463,7 +462,7 @@ void RegisterAnalysisCommands(CLI::App& app) {
   auto strategy = std::make_shared<StrategyArgs>();
   CLI::App* s = app.add_subcommand(
       "strategy", "what to keep (or mark) for every one of the 462 rolls of a position");
-  s->add_option("--sheet", strategy->sheet, "sheet in R7.3 notation")->default_str(kEmptySheet);
+  s->add_option("--sheet", strategy->sheet, "sheet in R7.3 notation")->default_str(kEmptySheetText);
   s->add_option("--rerolls", strategy->rerolls, "rerolls left: 2, 1 or 0 (0: the marking)")
       ->default_val(2)
       ->check(CLI::Range(0, 2));
@@ -476,7 +475,7 @@ void RegisterAnalysisCommands(CLI::App& app) {
   auto dist = std::make_shared<DistributionArgs>();
   CLI::App* d = app.add_subcommand(
       "distribution", "exact distribution of the final solitaire score (forward propagation)");
-  d->add_option("--sheet", dist->sheet, "sheet in R7.3 notation")->default_str(kEmptySheet);
+  d->add_option("--sheet", dist->sheet, "sheet in R7.3 notation")->default_str(kEmptySheetText);
   d->add_option("--policy", dist->policy,
                 "optimal (the table), greedy (the greedy bot) or target=X (the policy that "
                 "maximises P(score >= X))")
@@ -501,7 +500,7 @@ void RegisterAnalysisCommands(CLI::App& app) {
   auto stats = std::make_shared<StatsArgs>();
   CLI::App* st = app.add_subcommand(
       "stats", "cell values, first-roll keeps and failure chances by stage of a position");
-  st->add_option("--sheet", stats->sheet, "sheet in R7.3 notation")->default_str(kEmptySheet);
+  st->add_option("--sheet", stats->sheet, "sheet in R7.3 notation")->default_str(kEmptySheetText);
   st->add_option("--policy", stats->policy, "policy of the failure statistics: optimal or greedy")
       ->default_str("optimal");
   AddRulesOption(st, &stats->rules);

@@ -27,6 +27,7 @@
 #include "ai/bot.h"
 #include "ai/calibration.h"
 #include "engine/quoted_input.h"
+#include "ai/player_list.h"
 #include "tools/cli_common.h"
 
 namespace penk::cli {
@@ -79,17 +80,10 @@ void PrintTable(const char* title, const ReliabilityTable& t) {
 void RunCalibrateCommand(const CalibrateArgs& a) {
   CalibrationOptions o;
   for (const std::string& text : a.lineups) {
-    std::vector<std::string> lineup;
-    for (absl::string_view part : absl::StrSplit(text, ',')) {
-      std::string name = absl::AsciiStrToLower(absl::StripAsciiWhitespace(part));
-      if (name.empty()) throw UsageError{absl::StrCat("--players: empty name in ", QuotedInput(text))};
-      OrFail(CheckBotName(name));
-      lineup.push_back(name);
-    }
-    if (lineup.size() < 2 || lineup.size() > static_cast<size_t>(kMaxPlayers))
-      throw UsageError{absl::StrCat("--players: a line-up has 2 to 4 players (R1.4); got ",
-                                    QuotedInput(text))};
-    o.lineups.push_back(lineup);
+    absl::StatusOr<std::vector<std::string>> lineup =
+        ParsePlayerList(text, PlayerListBounds{.min_players = 2});
+    if (!lineup.ok()) throw UsageError{absl::StrCat("--players: ", lineup.status().message())};
+    o.lineups.push_back(*std::move(lineup));
   }
   if (a.games < 1 || a.games > kMaxCalibrationGames)
     throw UsageError{absl::StrCat("--games must be 1..", kMaxCalibrationGames, "; got ", a.games)};

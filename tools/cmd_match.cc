@@ -26,6 +26,8 @@
 #include "ai/match.h"
 #include "engine/quoted_input.h"
 #include "solver/table_cache.h"
+#include "nlohmann/json.hpp"
+#include "ai/player_list.h"
 #include "tools/cli_common.h"
 
 namespace penk::cli {
@@ -65,15 +67,6 @@ SprtBounds ParseSprt(const std::string& text) {
   return b;
 }
 
-std::string JsonEscape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out;
-}
-
 // JSON has no infinity: an Elo beyond every finite one (a 100% score) is
 // written as +-10000.
 double JsonElo(double e) { return std::isfinite(e) ? e : (e > 0 ? 10000 : -10000); }
@@ -84,14 +77,10 @@ const char* SprtName(SprtResult r) {
 
 void RunMatchCommand(const MatchArgs& a) {
   MatchOptions o;
-  for (const std::string& given : a.players) {
-    std::string name = absl::AsciiStrToLower(absl::StripAsciiWhitespace(given));
-    if (name.empty()) throw UsageError{"penk match: empty player name"};
-    OrFail(CheckBotName(name));
-    o.players.push_back(name);
-  }
-  if (o.players.size() < 2 || o.players.size() > static_cast<size_t>(kMaxPlayers))
-    throw UsageError{absl::StrCat("penk match takes 2 to 4 players (R1.4); got ", o.players.size())};
+  absl::StatusOr<std::vector<std::string>> players =
+      ParsePlayerList(a.players, PlayerListBounds{.min_players = 2});
+  if (!players.ok()) throw UsageError{absl::StrCat("penk match: ", players.status().message())};
+  o.players = *std::move(players);
   if (a.games < 1 || a.games > kMaxMatchGames)
     throw UsageError{absl::StrCat("--games must be 1..", kMaxMatchGames, "; got ", a.games)};
   if (a.threads < 1 || a.threads > kMaxMatchThreads)
@@ -132,8 +121,8 @@ void RunMatchCommand(const MatchArgs& a) {
     for (size_t i = 0; i < r.players.size(); ++i) {
       const MatchPlayer& p = r.players[i];
       absl::StrAppendFormat(&s,
-                            R"(%s{"name":"%s","win_rate":%.6f,"win_ci95":[%.6f,%.6f],"mean_score":%.4f})",
-                            i ? "," : "", JsonEscape(p.name), p.win_rate, p.win_ci_low,
+                            R"(%s{"name":%s,"win_rate":%.6f,"win_ci95":[%.6f,%.6f],"mean_score":%.4f})",
+                            i ? "," : "", nlohmann::json(p.name).dump(), p.win_rate, p.win_ci_low,
                             p.win_ci_high, p.mean_score);
     }
     s += "]";

@@ -39,6 +39,7 @@
 #include "solver/solitaire_state.h"
 #include "solver/table_cache.h"
 #include "ai/win_ranking.h"
+#include "ai/player_list.h"
 #include "tools/cli_common.h"
 
 namespace penk::cli {
@@ -61,27 +62,10 @@ struct Seat {
 
 // "bot,human" -> validated, lower-case names; UsageError naming the bad entry.
 std::vector<std::string> ParseSeatList(absl::string_view text) {
-  std::vector<std::string> names;
-  for (absl::string_view part : absl::StrSplit(text, ',')) {
-    std::string name = absl::AsciiStrToLower(absl::StripAsciiWhitespace(part));
-    if (name.empty())
-      throw UsageError{absl::StrCat("--players: empty entry in ", QuotedInput(text),
-                                    "; give 1-4 comma-separated names from ", kAllowedNames)};
-    // Any bot MakeBot makes, with its parameters (expert:..., master:...):
-    // a bad parameter is named by its parser, an unknown name here.
-    if (name != "human") {
-      if (absl::Status st = CheckBotName(name); !st.ok())
-        throw UsageError{absl::StartsWith(name, "expert:") || absl::StartsWith(name, "master:")
-                             ? absl::StrCat("--players: ", st.message())
-                             : absl::StrCat("--players: unknown player ", QuotedInput(name),
-                                            "; allowed: ", kAllowedNames)};
-    }
-    names.push_back(name);
-  }
-  if (names.size() > static_cast<size_t>(kMaxPlayers))
-    throw UsageError{absl::StrCat("--players: a game has 1 to 4 players (R1.4); got ",
-                                  names.size(), " in ", QuotedInput(text))};
-  return names;
+  absl::StatusOr<std::vector<std::string>> names =
+      ParsePlayerList(text, PlayerListBounds{.allow_human = true});
+  if (!names.ok()) throw UsageError{absl::StrCat("--players: ", names.status().message())};
+  return *std::move(names);
 }
 
 std::string Label(const std::vector<Seat>& seats, int p) {

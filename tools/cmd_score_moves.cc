@@ -41,7 +41,7 @@ void RunScore(const ScoreArgs& a) {
 }
 
 struct MovesArgs {
-  std::string sheet = "...../...../...../...../.....", roll;
+  std::string sheet = kEmptySheetText, roll;
 };
 
 void RunMoves(const MovesArgs& a) {
@@ -76,7 +76,7 @@ void RegisterScoreAndMoves(CLI::App& app) {
   CLI::App* m = app.add_subcommand(
       "moves", "every legal marking of a roll on a sheet (R3), or the failure choices (R3.5)");
   m->add_option("--sheet", moves->sheet, "sheet in R7.3 notation")
-      ->default_str("...../...../...../...../.....");
+      ->default_str(kEmptySheetText);
   m->add_option("--roll", moves->roll, "six dice from 1-5 and J, e.g. 3335JJ")->required();
   m->callback([moves] { RunMoves(*moves); });
 }

@@ -27,6 +27,8 @@
 #include "ai/simulate.h"
 #include "solver/table_cache.h"
 #include "tables/table_store.h"
+#include "nlohmann/json.hpp"
+#include "ai/player_list.h"
 #include "tools/cli_common.h"
 
 namespace penk::cli {
@@ -42,23 +44,11 @@ struct SimulateArgs {
   size_t table_cache_mb = TableCache::kDefaultCapMegabytes;
 };
 
-std::string JsonEscape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out;
-}
-
 void RunSimulate(const SimulateArgs& a) {
   SimulationOptions o;
-  for (absl::string_view part : absl::StrSplit(a.players, ',')) {
-    std::string name = absl::AsciiStrToLower(absl::StripAsciiWhitespace(part));
-    if (name.empty()) throw UsageError{absl::StrCat("--players: empty entry in ", QuotedInput(a.players))};
-    OrFail(CheckBotName(name));
-    o.players.push_back(name);
-  }
+  absl::StatusOr<std::vector<std::string>> players = ParsePlayerList(a.players, PlayerListBounds{});
+  if (!players.ok()) throw UsageError{absl::StrCat("--players: ", players.status().message())};
+  o.players = *std::move(players);
   if (o.players.size() > static_cast<size_t>(kMaxPlayers))
     throw UsageError{absl::StrCat("--players: a game has 1 to 4 players (R1.4); got ",
                                   o.players.size())};
@@ -106,8 +96,8 @@ void RunSimulate(const SimulateArgs& a) {
       const PlayerResult& p = r.players[i];
       absl::StrAppendFormat(
           &s,
-          R"(%s{"name":"%s","win_rate":%.6f,"win_ci95":[%.6f,%.6f],"mean_score":%.4f,"sd_score":%.4f,"mean_turns":%.4f})",
-          i ? "," : "", JsonEscape(p.name), p.win_rate, p.win_ci_low, p.win_ci_high,
+          R"(%s{"name":%s,"win_rate":%.6f,"win_ci95":[%.6f,%.6f],"mean_score":%.4f,"sd_score":%.4f,"mean_turns":%.4f})",
+          i ? "," : "", nlohmann::json(p.name).dump(), p.win_rate, p.win_ci_low, p.win_ci_high,
           p.mean_score, p.sd_score, p.mean_turns);
     }
     std::printf("%s]}\n", s.c_str());

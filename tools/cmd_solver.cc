@@ -25,7 +25,6 @@
 namespace penk::cli {
 namespace {
 
-constexpr char kEmptySheet[] = "...../...../...../...../.....";
 
 struct TableArgs {
   std::string out, rules, blocked, table_dir, objective;
@@ -122,7 +121,7 @@ void RunTablesBuild(const TableArgs& a) {
 }
 
 struct ValueArgs {
-  std::string sheet = kEmptySheet, rules, table, objective;
+  std::string sheet = kEmptySheetText, rules, table, objective;
 };
 
 void RunValue(const ValueArgs& a) {
@@ -164,7 +163,7 @@ void RunValue(const ValueArgs& a) {
 }
 
 struct HintArgs {
-  std::string sheet = kEmptySheet, roll, rules, table, objective;
+  std::string sheet = kEmptySheetText, roll, rules, table, objective;
   int rerolls = 2;
   int top = 0;
   bool json = false;
@@ -465,7 +464,7 @@ void RegisterSolverCommands(CLI::App& app) {
       "optimal expected final score from the start of a turn (solitaire), and its standard "
       "deviation (sd); with --objective target=X the probability of reaching X, with the "
       "expected final score (mean) and sd under that policy");
-  v->add_option("--sheet", value->sheet, "sheet in R7.3 notation")->default_str(kEmptySheet);
+  v->add_option("--sheet", value->sheet, "sheet in R7.3 notation")->default_str(kEmptySheetText);
   AddRulesOption(v, &value->rules);
   AddObjectiveOption(v, &value->objective);
   v->add_option("--table", value->table,
@@ -478,7 +477,7 @@ void RegisterSolverCommands(CLI::App& app) {
       "what to keep (or mark): every action ranked by expected final score, with the standard "
       "deviation (sd) of the final score after it (with --objective target=X: ranked by the "
       "probability of reaching X, with the expected final score (mean) and sd under that policy)");
-  h->add_option("--sheet", hint->sheet, "sheet in R7.3 notation")->default_str(kEmptySheet);
+  h->add_option("--sheet", hint->sheet, "sheet in R7.3 notation")->default_str(kEmptySheetText);
   h->add_option("--roll", hint->roll, "the six dice, e.g. 3335JJ")->required();
   h->add_option("--rerolls", hint->rerolls, "rerolls left: 2, 1 or 0 (0: choose the marking)")
       ->default_val(2)
