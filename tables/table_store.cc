@@ -8,9 +8,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "tables/progress_line.h"
 #include "tables/table_file.h"
 
 namespace penk {
@@ -39,23 +41,8 @@ std::string DefaultTablePath(const Rules& rules, uint32_t blocked_rows, Objectiv
 }
 
 BuildProgress ProgressBar(const std::string& label) {
-  const auto start = std::chrono::steady_clock::now();
-  // On a terminal the bar redraws in place; in a log, one line per 10%.
-  const bool tty = isatty(2);
-  return [start, tty, label, last = -1](int64_t done, int64_t total) mutable {
-    int percent = static_cast<int>(100 * done / std::max<int64_t>(total, 1));
-    if (!tty) percent -= percent % 10;
-    if (percent == last) return;
-    last = percent;
-    double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    double eta = done > 0 ? elapsed * (total - done) / done : 0;
-    int filled = percent * 30 / 100;
-    std::fprintf(stderr, "%s%s[%.*s%*s] %3d%%  %lld/%lld positions  %.1fs, ETA %.1fs",
-                 tty ? "\r" : "", label.c_str(), filled, "##############################",
-                 30 - filled, "", percent, static_cast<long long>(done),
-                 static_cast<long long>(total), elapsed, eta);
-    if (done == total || !tty) std::fprintf(stderr, "\n");
-  };
+  auto line = std::make_shared<ProgressLine>(label, "positions");
+  return [line](int64_t done, int64_t total) { line->Update(done, total); };
 }
 
 SolitaireTable BuildTableWithProgress(const Rules& rules, int max_free, bool show_progress,

@@ -34,6 +34,7 @@
 #include "solver/solitaire_state.h"
 #include "solver/strategy.h"
 #include "tables/table_store.h"
+#include "tables/progress_line.h"
 #include "tools/cli_common.h"
 
 namespace penk::cli {
@@ -229,15 +230,14 @@ bool IsGreedy(const std::string& policy) { return !PolicyObjective(policy).has_v
 // propagation that ends within a second.
 BuildProgress DistributionProgress(const std::string& policy) {
   const auto start = std::chrono::steady_clock::now();
-  const bool tty = isatty(2);
-  return [start, tty, policy, shown = false](int64_t done, int64_t total) mutable {
+  auto line = std::make_shared<ProgressLine>(absl::StrCat("distribution (", policy, " play) "),
+                                             "layers of free cells");
+  return [start, line, shown = false](int64_t done, int64_t total) mutable {
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (elapsed < 1 && !shown) return;
     shown = true;
-    std::fprintf(stderr, "%sdistribution (%s play): %lld/%lld layers of free cells, %.1fs%s",
-                 tty ? "\r" : "", policy.c_str(), static_cast<long long>(done),
-                 static_cast<long long>(total), elapsed, done == total || !tty ? "\n" : "");
+    line->Update(done, total);
   };
 }
 

@@ -28,6 +28,7 @@
 #include "ai/calibration.h"
 #include "engine/quoted_input.h"
 #include "ai/player_list.h"
+#include "tables/progress_line.h"
 #include "tools/cli_common.h"
 
 namespace penk::cli {
@@ -96,17 +97,9 @@ void RunCalibrateCommand(const CalibrateArgs& a) {
   o.tables = CommandTableCache(a.table_cache_mb);
   OrFail(o.tables->Get(TableKey{o.rules, 0, "", {}}).status());  // before the clock starts
   const auto start = std::chrono::steady_clock::now();
-  double last_draw = -1;
-  o.progress = [&](int64_t done, int64_t total) {
-    const double secs =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (done < total && secs < last_draw + 0.5) return;
-    last_draw = secs;
-    std::fprintf(stderr, "\r%lld/%lld games  %.0fs ", static_cast<long long>(done),
-                 static_cast<long long>(total), secs);
-  };
+  ProgressLine progress("", "games");
+  o.progress = [&](int64_t done, int64_t total) { progress.Update(done, total); };
   const CalibrationResult r = OrFail(RunCalibration(o));
-  std::fprintf(stderr, "\n");
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!a.svg.empty()) {

@@ -28,6 +28,7 @@
 #include "solver/table_cache.h"
 #include "nlohmann/json.hpp"
 #include "ai/player_list.h"
+#include "tables/progress_line.h"
 #include "tools/cli_common.h"
 
 namespace penk::cli {
@@ -79,7 +80,7 @@ void RunMatchCommand(const MatchArgs& a) {
   MatchOptions o;
   absl::StatusOr<std::vector<std::string>> players =
       ParsePlayerList(a.players, PlayerListBounds{.min_players = 2});
-  if (!players.ok()) throw UsageError{absl::StrCat("penk match: ", players.status().message())};
+  if (!players.ok()) throw UsageError{absl::StrCat("players: ", players.status().message())};
   o.players = *std::move(players);
   if (a.games < 1 || a.games > kMaxMatchGames)
     throw UsageError{absl::StrCat("--games must be 1..", kMaxMatchGames, "; got ", a.games)};
@@ -100,19 +101,16 @@ void RunMatchCommand(const MatchArgs& a) {
       break;
     }
   const auto start = std::chrono::steady_clock::now();
-  double last_draw = -1;
+  ProgressLine progress("", "deals");
   o.progress = [&](int64_t deals, int64_t total, double llr) {
-    const double secs =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (deals < total && secs < last_draw + 0.5) return;  // at most two redraws a second
-    last_draw = secs;
-    std::fprintf(stderr, "\r%lld/%lld deals  %.0fs", static_cast<long long>(deals),
-                 static_cast<long long>(total), secs);
-    if (o.sprt) std::fprintf(stderr, "  LLR %.3f [%.3f, %.3f]", llr, o.sprt->lower(), o.sprt->upper());
-    std::fprintf(stderr, " ");
+    progress.Update(deals, total,
+                    o.sprt ? absl::StrFormat("  LLR %.3f [%.3f, %.3f]", llr, o.sprt->lower(),
+                                             o.sprt->upper())
+                           : "");
   };
   MatchResult r = OrFail(RunMatch(o));
-  std::fprintf(stderr, "\n");
+  // An SPRT may stop before the last deal: the line is ended here.
+  progress.Update(r.deals, r.deals);
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const bool two = r.players.size() == 2;

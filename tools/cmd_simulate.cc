@@ -29,6 +29,7 @@
 #include "tables/table_store.h"
 #include "nlohmann/json.hpp"
 #include "ai/player_list.h"
+#include "tables/progress_line.h"
 #include "tools/cli_common.h"
 
 namespace penk::cli {
@@ -68,25 +69,8 @@ void RunSimulate(const SimulateArgs& a) {
       break;
     }
   const auto start = std::chrono::steady_clock::now();
-  std::mutex mu;
-  int last_permille = -1;
-  double last_draw = -1;
-  o.progress = [&](int64_t done, int64_t total) {
-    std::lock_guard<std::mutex> lock(mu);
-    const int permille = static_cast<int>(1000 * done / total);
-    if (permille == last_permille) return;
-    const double secs =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (done < total && secs < last_draw + 0.5) return;  // at most two redraws a second
-    last_permille = permille;
-    last_draw = secs;
-    const int width = 30, filled = permille * width / 1000;
-    std::fprintf(stderr, "\r[%s%s] %5.1f%% %lld/%lld games  %.0fs elapsed, ~%.0fs left ",
-                 std::string(filled, '#').c_str(), std::string(width - filled, '.').c_str(),
-                 permille / 10.0, static_cast<long long>(done), static_cast<long long>(total),
-                 secs, done > 0 ? secs * (total - done) / done : 0.0);
-    if (done == total) std::fprintf(stderr, "\n");
-  };
+  ProgressLine progress("", "games");
+  o.progress = [&](int64_t done, int64_t total) { progress.Update(done, total); };
   SimulationResult r = OrFail(Simulate(o));
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
