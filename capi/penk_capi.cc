@@ -24,6 +24,7 @@
 #include "ai/bot.h"
 #include "protocol/json_text.h"
 #include "protocol/protocol.h"
+#include "protocol/request.h"
 
 using penk::protocol::EngineError;
 using penk::protocol::ErrorCode;
@@ -410,27 +411,11 @@ int penk_game_create_json(penk_context* ctx, const char* options, penk_game** ou
       Fail(ErrorCode::kBadField,
            absl::StrCat("options must be a JSON object (see new_game in docs/PROTOCOL.md)",
                         parsed.ok() ? "" : "; they are ", parsed.ok() ? "" : parsed.status().message()));
-    const nlohmann::ordered_json& j = *parsed;
-    // The same fields and checks as the protocol's new_game, through it; the
-    // game then moves from the context's session to its own handle.
-    std::string reply = penk::protocol::HandleLine(
-        *ctx->session, [&] {
-          nlohmann::ordered_json request = j;
-          request["cmd"] = "new_game";
-          return request.dump();
-        }());
-    nlohmann::ordered_json r = nlohmann::ordered_json::parse(reply);
-    if (r.contains("error")) {
-      const std::string code = r["error"]["code"];
-      for (int c = 1; c <= PENK_E_CANCELLED; ++c)
-        if (code == penk::protocol::ErrorCodeName(static_cast<ErrorCode>(c)))
-          Fail(static_cast<ErrorCode>(c), r["error"]["message"]);
-      Fail(ErrorCode::kInternal, r["error"]["message"]);
-    }
-    const int id = r["result"]["game"];
-    auto game = std::make_unique<penk_game>(
-        penk_game{ctx->session, std::move(ctx->session->FindGame(id))});
-    ctx->session->CloseGame(id);
+    // The same fields and checks as the protocol's new_game (one reading
+    // of them, protocol/request.h), into a handle of its own.
+    penk::protocol::CheckKnownFields(*parsed, "new_game", penk::protocol::NewGameFields());
+    auto game = std::make_unique<penk_game>(penk_game{
+        ctx->session, penk::protocol::NewGameOf(*ctx->session, penk::protocol::Request(*parsed))});
     Register(game.get(), Kind::kGame);
     *out = game.release();
   });
@@ -438,9 +423,8 @@ int penk_game_create_json(penk_context* ctx, const char* options, penk_game** ou
 
 int penk_game_create_random(penk_context* ctx, const char* players, const char* rules,
                             penk_game** out) {
-  std::random_device device;  // as the engine's new_game without "seed"
-  const uint64_t seed = (static_cast<uint64_t>(device()) << 32) ^ device();
-  return penk_game_create(ctx, players, rules, seed, out);
+  // As the engine's new_game without "seed".
+  return penk_game_create(ctx, players, rules, penk::protocol::RandomGameSeed(), out);
 }
 
 void penk_game_destroy(penk_game* game) {

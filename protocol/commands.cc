@@ -42,26 +42,7 @@ json StateOf(Session& s, int id) {
 }
 
 json CmdNewGame(Session& s, const Request& r) {
-  std::vector<std::string> players = r.StringList("players", true);
-  Rules rules = RulesOrThrow(r.String("rules", ""));
-  uint64_t seed;
-  if (r.Has("seed")) {
-    seed = r.Seed("seed");
-  } else if (s.options().deterministic_seeds) {
-    seed = 0;
-  } else {
-    std::random_device rd;
-    seed = (static_cast<uint64_t>(rd()) << 32) ^ rd();
-  }
-  const std::string dice = r.String("dice", "engine");
-  if (dice != "engine" && dice != "manual")
-    Fail(ErrorCode::kBadField, absl::StrCat("field \"dice\" must be \"engine\" or \"manual\"; got \"",
-                                            dice.substr(0, 40), "\""));
-  std::optional<Position> position;
-  if (r.Has("position")) position = PositionOrThrow(r.Raw("position"));
-  GameSession g = s.NewGame(players, rules, seed,
-                            dice == "manual" ? DiceSource::kManual : DiceSource::kEngine,
-                            position ? &*position : nullptr);
+  GameSession g = NewGameOf(s, r);
   return StateOf(s, s.AddGame(std::move(g)));
 }
 
@@ -276,7 +257,7 @@ struct Command {
 const std::vector<Command>& Commands() {
   static const std::vector<Command> commands = {
       {"hello", CmdHello, {}},
-      {"new_game", CmdNewGame, {"players", "rules", "seed", "dice", "position"}},
+      {"new_game", CmdNewGame, NewGameFields()},
       {"state", CmdState, {"game"}},
       {"apply", CmdApply, {"game", "action"}},
       {"roll", CmdRoll, {"game", "dice"}},
@@ -372,20 +353,8 @@ std::string HandleLine(Session& session, absl::string_view line) {
     const std::string cmd = request["cmd"].get<std::string>();
     for (const Command& c : Commands()) {
       if (cmd != c.name) continue;
-      for (const auto& item : request.items()) {
-        const std::string& key = item.key();  // a plain name: clang 14 cannot capture bindings
-        if (key == "id" || key == "cmd") continue;
-        if (std::find_if(c.fields.begin(), c.fields.end(),
-                         [&](const char* f) { return key == f; }) != c.fields.end())
-          continue;
-        return Dump(ErrorReply(
-            id, ErrorCode::kBadField,
-            absl::StrCat("unknown field \"", key.substr(0, 40), key.size() > 40 ? "..." : "",
-                         "\" for ", c.name, "; its fields: ",
-                         c.fields.empty() ? "none" : absl::StrJoin(c.fields, ", "),
-                         " (and id, cmd)")));
-      }
       try {
+        CheckKnownFields(request, c.name, c.fields);
         json result = c.handler(session, Request(request));
         return Dump({{"id", id}, {"result", std::move(result)}});
       } catch (const EngineError& e) {

@@ -1,5 +1,8 @@
 #include "protocol/request.h"
 
+#include <algorithm>
+
+#include "absl/strings/str_join.h"
 #include "engine/rules.h"
 #include "protocol/inputs.h"
 #include "protocol/session.h"
@@ -36,6 +39,38 @@ Position PositionOrThrow(const json& j) {
     pos.rerolls_left = static_cast<int>(r.Int("rerolls_left", 0, 2, 2));
   }
   return pos;
+}
+
+void CheckKnownFields(const json& request, const char* command,
+                      const std::vector<const char*>& fields) {
+  for (const auto& item : request.items()) {
+    const std::string& key = item.key();  // a plain name: clang 14 cannot capture bindings
+    if (key == "id" || key == "cmd") continue;
+    if (std::find_if(fields.begin(), fields.end(), [&](const char* f) { return key == f; }) !=
+        fields.end())
+      continue;
+    Fail(ErrorCode::kBadField,
+         absl::StrCat("unknown field \"", key.substr(0, 40), key.size() > 40 ? "..." : "",
+                      "\" for ", command, "; its fields: ",
+                      fields.empty() ? "none" : absl::StrJoin(fields, ", "), " (and id, cmd)"));
+  }
+}
+
+GameSession NewGameOf(Session& s, const Request& r) {
+  std::vector<std::string> players = r.StringList("players", true);
+  Rules rules = RulesOrThrow(r.String("rules", ""));
+  const uint64_t seed = r.Has("seed")                     ? r.Seed("seed")
+                        : s.options().deterministic_seeds ? 0
+                                                          : RandomGameSeed();
+  const std::string dice = r.String("dice", "engine");
+  if (dice != "engine" && dice != "manual")
+    Fail(ErrorCode::kBadField, absl::StrCat("field \"dice\" must be \"engine\" or \"manual\"; got \"",
+                                            dice.substr(0, 40), "\""));
+  std::optional<Position> position;
+  if (r.Has("position")) position = PositionOrThrow(r.Raw("position"));
+  return s.NewGame(players, rules, seed,
+                   dice == "manual" ? DiceSource::kManual : DiceSource::kEngine,
+                   position ? &*position : nullptr);
 }
 
 }  // namespace penk::protocol

@@ -15,6 +15,7 @@
 #include "engine/game.h"
 #include "nlohmann/json.hpp"
 #include "protocol/errors.h"
+#include "protocol/session.h"
 
 namespace penk::protocol {
 
@@ -127,6 +128,21 @@ class Request {
 
 // new_game's "position" object (engine/game.h Position); throws kBadField.
 Position PositionOrThrow(const nlohmann::ordered_json& j);
+
+// Refuses a field of `request` that `command` does not take (besides "id"
+// and "cmd"): bad_field naming it and listing the command's fields, so a
+// misspelt field never silently gives the answer for a default.
+void CheckKnownFields(const json& request, const char* command,
+                      const std::vector<const char*>& fields);
+
+// new_game's fields (docs/PROTOCOL.md): players, rules, seed, dice, position.
+inline const std::vector<const char*>& NewGameFields() {
+  static const std::vector<const char*> fields = {"players", "rules", "seed", "dice", "position"};
+  return fields;
+}
+// The game those fields ask for (not yet kept by the session): the one
+// reading of them, for the protocol's new_game and penk_game_create_json.
+GameSession NewGameOf(Session& s, const Request& r);
 
 }  // namespace penk::protocol
 

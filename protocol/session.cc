@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -19,6 +20,12 @@
 #include "tables/table_store.h"
 
 namespace penk::protocol {
+
+uint64_t RandomGameSeed() {
+  std::random_device device;
+  const uint64_t bits = (static_cast<uint64_t>(device()) << 32) ^ device();
+  return bits & ((uint64_t{1} << 53) - 1);
+}
 
 std::shared_ptr<TableCache> MakeTableCache(const SessionOptions& o) {
   return std::make_shared<TableCache>(FileTableLoader(o.table_dir, o.build),

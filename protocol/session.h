@@ -198,6 +198,12 @@ class Session {
   bool quit_ = false;
 };
 
+// A seed for a game asked for without one: random, below 2^53 so that a
+// JavaScript client's JSON.parse keeps it exactly and can replay the game
+// (a double holds integers up to 2^53). The one source of such seeds, for
+// the protocol's new_game and libpenk's penk_game_create_random.
+uint64_t RandomGameSeed();
+
 // The table cache of `options` (value and spread tables from its table
 // folder, built as its build policy says, under its memory cap): a
 // session's own, or the one a server shares among its connections.

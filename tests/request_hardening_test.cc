@@ -238,3 +238,22 @@ TEST_F(TablePolicy, SpreadTablesLiveInTheCacheUnderItsCap) {
 
 }  // namespace
 }  // namespace penk::protocol
+
+namespace penk::protocol {
+namespace {
+
+// A seed the engine draws survives a JavaScript client's JSON.parse (a
+// double holds integers up to 2^53), so that the game can be replayed.
+TEST(RequestHardening, DrawnSeedsFitADouble) {
+  Session s;
+  for (int i = 0; i < 64; ++i) {
+    json g = Call(s, {{"cmd", "new_game"}, {"players", {"human"}}});
+    ASSERT_TRUE(g.contains("result")) << g;
+    const uint64_t seed = g["result"]["seed"];
+    EXPECT_LT(seed, uint64_t{1} << 53) << seed;
+    Call(s, {{"cmd", "close_game"}, {"game", g["result"]["game"]}});
+  }
+}
+
+}  // namespace
+}  // namespace penk::protocol
