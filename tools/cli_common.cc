@@ -1,7 +1,8 @@
 #include "tools/cli_common.h"
 
-#include "tables/table_store.h"
 #include "engine/quoted_input.h"
+#include "solver/solitaire_state.h"
+#include "tables/table_store.h"
 
 namespace penk::cli {
 
@@ -24,6 +25,12 @@ void AddTableCacheOption(CLI::App* app, size_t* mb) {
                   "memory for exact tables (14.5 MB each), least recently used dropped first")
       ->default_val(TableCache::kDefaultCapMegabytes)
       ->check(CLI::Range(size_t{1}, TableCache::kMaxCapMegabytes));
+}
+
+SolitaireTable TableForSheet(const Sheet& sheet, const Rules& rules, const std::string& path,
+                             Objective objective) {
+  SolitairePosition position = OrFail(PositionOfSheet(sheet));
+  return OrFail(LoadOrBuildTable(rules, path, position.blocked_rows, objective));
 }
 
 std::shared_ptr<TableCache> CommandTableCache(size_t mb) {

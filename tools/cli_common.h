@@ -43,6 +43,12 @@ void AddTableCacheOption(CLI::App* app, size_t* mb);
 // of the default folder, built and saved there on first use; at most `mb` MB
 // of tables in memory.
 std::shared_ptr<TableCache> CommandTableCache(size_t mb);
+
+// The table for the sheet's rule variant and blocked rows (rows crossed by
+// opponents' PENKs, R4.2; none in solitaire): the named file, else the table
+// folder's (built there if missing); a one-line error and exit 2 otherwise.
+SolitaireTable TableForSheet(const Sheet& sheet, const Rules& rules, const std::string& path,
+                             Objective objective = {});
 // For a seed option: refuses a negative number, which CLI11 would otherwise
 // wrap to 2^64-1 in an unsigned seed.
 CLI::Validator SeedNotNegative();

@@ -42,14 +42,6 @@ namespace {
 
 constexpr double kPercentiles[] = {1, 5, 10, 25, 50, 75, 90, 95, 99};
 
-// The table for the sheet's rule variant and blocked rows (rows crossed by
-// opponents' PENKs, R4.2; none in solitaire), as `penk value` and `penk hint`.
-SolitaireTable TableForSheet(const Sheet& sheet, const Rules& rules, const std::string& path,
-                             Objective objective = {}) {
-  SolitairePosition position = OrFail(PositionOfSheet(sheet));
-  return OrFail(LoadOrBuildTable(rules, path, position.blocked_rows, objective));
-}
-
 // ---------------------------------------------------------------- strategy
 
 struct StrategyArgs {

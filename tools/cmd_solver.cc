@@ -46,13 +46,6 @@ uint32_t ParseBlockedRows(const std::string& text) {
   return rows;
 }
 
-// The table for the sheet's blocked rows (crossed by opponents' PENKs, R4.2).
-SolitaireTable TableForSheet(const Sheet& sheet, const Rules& rules, const std::string& path,
-                             Objective objective = {}) {
-  SolitairePosition position = OrFail(PositionOfSheet(sheet));
-  return OrFail(LoadOrBuildTable(rules, path, position.blocked_rows, objective));
-}
-
 // `tables build --all`: every blocked-row table of the rule set into the table
 // folder, for deployments that must never build at request time
 // (`penk engine --no-build`). Valid tables already there are kept.
