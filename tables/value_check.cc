@@ -3,6 +3,7 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "engine/sheet.h"
@@ -55,44 +56,35 @@ absl::Status CheckTableValues(const std::vector<double>& values, int max_free,
   };
   // Free cells of a partial sum, or a large negative once a code is impossible.
   auto add = [&](int sum, int code) { return free_of[code] < 0 ? -1000 : sum + free_of[code]; };
-  for (int a4 = 0; a4 < kOpenCodes; ++a4) {
-    const int f4 = add(0, a4);
-    for (int a3 = 0; a3 <= a4; ++a3) {
-      const int f3 = add(f4, a3);
+  // The four smallest codes a0 <= a1 <= a2 <= a3 <= a3_max, below a fifth
+  // code `last` whose free cells are `f_last` (open: the fifth column; a
+  // closed column: 0); the first entry that fails is described.
+  std::optional<absl::Status> bad;
+  auto four = [&](int a3_max, int f_last, int last) {
+    for (int a3 = 0; a3 <= a3_max; ++a3) {
+      const int f3 = add(f_last, a3);
       for (int a2 = 0; a2 <= a3; ++a2) {
         const int f2 = add(f3, a2);
         for (int a1 = 0; a1 <= a2; ++a1) {
           const int f1 = add(f2, a1);
           for (int a0 = 0; a0 <= a1; ++a0, ++index) {
             const bool s0 = solved(add(f1, a0));
-            if (!ok(s0, values[index]))
-              return fail({static_cast<uint8_t>(a0), static_cast<uint8_t>(a1),
-                           static_cast<uint8_t>(a2), static_cast<uint8_t>(a3),
-                           static_cast<uint8_t>(a4)},
-                          s0, values[index]);
+            if (ok(s0, values[index])) continue;
+            bad = fail({static_cast<uint8_t>(a0), static_cast<uint8_t>(a1),
+                        static_cast<uint8_t>(a2), static_cast<uint8_t>(a3),
+                        static_cast<uint8_t>(last)},
+                       s0, values[index]);
+            return false;
           }
         }
       }
     }
-  }
+    return true;
+  };
+  for (int a4 = 0; a4 < kOpenCodes; ++a4)
+    if (!four(a4, add(0, a4), a4)) return *bad;
   for (int closed = kClosedBase; closed < kClosedBase + 32; ++closed)
-    for (int a3 = 0; a3 < kOpenCodes; ++a3) {
-      const int f3 = add(0, a3);
-      for (int a2 = 0; a2 <= a3; ++a2) {
-        const int f2 = add(f3, a2);
-        for (int a1 = 0; a1 <= a2; ++a1) {
-          const int f1 = add(f2, a1);
-          for (int a0 = 0; a0 <= a1; ++a0, ++index) {
-            const bool s0 = solved(add(f1, a0));
-            if (!ok(s0, values[index]))
-              return fail({static_cast<uint8_t>(a0), static_cast<uint8_t>(a1),
-                           static_cast<uint8_t>(a2), static_cast<uint8_t>(a3),
-                           static_cast<uint8_t>(closed)},
-                          s0, values[index]);
-          }
-        }
-      }
-    }
+    if (!four(kOpenCodes - 1, 0, closed)) return *bad;
   if (index != kNumSolitaireStates)  // the loops are the index's enumeration
     return absl::InternalError(absl::StrCat("enumerated ", index, " states"));
   return absl::OkStatus();
