@@ -8,8 +8,8 @@
 // opponents' PENKs (R4.2); Decide throws TableUnavailable when a table it
 // needs cannot be had. A solved turn is kept until the position changes, so the keeps of a
 // turn (R2.2) and its marking cost one solve.
-#ifndef PENK_SOLVER_AI_PLAYERS_H_
-#define PENK_SOLVER_AI_PLAYERS_H_
+#ifndef PENK_AI_AI_PLAYERS_H_
+#define PENK_AI_AI_PLAYERS_H_
 
 #include <array>
 #include <cstdint>
@@ -193,4 +193,4 @@ class ExpertPlayer : public Player {
 
 }  // namespace penk
 
-#endif  // PENK_SOLVER_AI_PLAYERS_H_
+#endif  // PENK_AI_AI_PLAYERS_H_

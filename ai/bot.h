@@ -1,7 +1,7 @@
 // Simple built-in bots (issue 2, `penk play`): a greedy one-turn maximiser and
 // a uniformly random player. Strong AIs implement the same Player interface.
-#ifndef PENK_SOLVER_BOT_H_
-#define PENK_SOLVER_BOT_H_
+#ifndef PENK_AI_BOT_H_
+#define PENK_AI_BOT_H_
 
 #include <cstdint>
 #include <memory>
@@ -127,4 +127,4 @@ absl::Status CheckBotName(absl::string_view name);
 
 }  // namespace penk
 
-#endif  // PENK_SOLVER_BOT_H_
+#endif  // PENK_AI_BOT_H_

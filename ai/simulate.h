@@ -10,8 +10,8 @@
 //
 // Results are streamed: each thread adds its games into running sums, so
 // memory does not grow with the number of games.
-#ifndef PENK_SOLVER_SIMULATE_H_
-#define PENK_SOLVER_SIMULATE_H_
+#ifndef PENK_AI_SIMULATE_H_
+#define PENK_AI_SIMULATE_H_
 
 #include <cstdint>
 #include <functional>
@@ -64,4 +64,4 @@ uint64_t GameSeed(uint64_t seed, int64_t game);
 
 }  // namespace penk
 
-#endif  // PENK_SOLVER_SIMULATE_H_
+#endif  // PENK_AI_SIMULATE_H_

@@ -3,8 +3,8 @@
 // protocol's and the C library's hints with opponents -- one computation
 // behind all of them -- and the one rule that orders actions with opponents,
 // which expert's own decisions follow too (ExpertPlayer::Decide).
-#ifndef PENK_SOLVER_WIN_RANKING_H_
-#define PENK_SOLVER_WIN_RANKING_H_
+#ifndef PENK_AI_WIN_RANKING_H_
+#define PENK_AI_WIN_RANKING_H_
 
 #include <memory>
 #include <vector>
@@ -96,4 +96,4 @@ absl::Status RankForWin(const WinQuery& query, const Dice& roll, int rerolls,
 
 }  // namespace penk
 
-#endif  // PENK_SOLVER_WIN_RANKING_H_
+#endif  // PENK_AI_WIN_RANKING_H_
