@@ -45,9 +45,6 @@
 namespace penk::cli {
 namespace {
 
-constexpr char kAllowedNames[] =
-    "human, bot, greedy, random, solitaire (= optimal), expert, master";
-
 struct PlayArgs {
   std::string players, rules;
   uint64_t seed = 0;
@@ -469,8 +466,8 @@ void RegisterPlay(CLI::App& app) {
   CLI::App* play = app.add_subcommand(
       "play", "play a game in the terminal: humans (stdin) against AIs (? shows the advisor)");
   play->add_option("--players", args->players,
-                   "1-4 comma-separated players from human, bot (= greedy), greedy, random, "
-                   "solitaire (= optimal), expert; e.g. human,expert")
+                   absl::StrCat("1-4 comma-separated players from ", AllowedPlayerNames(true),
+                                "; e.g. human,expert"))
       ->required();
   CLI::Option* seed = play->add_option("--seed", args->seed,
                                        "random seed (default: from the clock; printed first)")
