@@ -4,14 +4,18 @@
 // its mean is the table's value (the same policy, expectation by backward
 // induction); its whole distribution equals an independent brute force on
 // small positions (die-by-die dice enumeration, real sheets, RankActions for
-// every decision, no keep lattice, no canonical positions); and its policy's
-// choices are RankActions' (penk hint) and GreedyBot's, decision by decision.
+// every decision, no keep lattice, no canonical positions); its policy's
+// choices are RankActions' (penk hint); the greedy policy's choices and the
+// strategy table's rows are checked against a brute force of one turn
+// (tests/brute_turn.h) rather than against the code they call.
 // The CLI part runs the real binary on endgame tables (--max-free).
 #include <omp.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -28,6 +32,7 @@
 #include "engine/rng.h"
 #include "engine/score.h"
 #include "gtest/gtest.h"
+#include "tests/brute_turn.h"
 #include "tests/penk_process.h"
 #include "solver/advisor.h"
 #include "ai/bot.h"
@@ -205,27 +210,79 @@ TEST_F(AnalysisTest, OptimalPolicyIsHintsFirstChoice) {
   }
 }
 
-// The greedy policy is GreedyBot, decision by decision.
-TEST_F(AnalysisTest, GreedyPolicyIsTheGreedyBot) {
+// The greedy policy maximises this turn's expected score gain (ai/bot.h),
+// checked against a brute force written here (tests/brute_turn.h: every keep,
+// every die of every reroll, no keep lattice, no SolveTurn): each keep is
+// worth the best value, stopping wins ties, the marking is the first legal
+// one (canonical order) of the largest gain, and a failure crosses the
+// column with the fewest circled, then fewest free cells, then the lowest.
+TEST_F(AnalysisTest, GreedyPolicyIsTheBruteForceTurnMaximum) {
+  using testing_support::BruteTurn;
   const DiceSpace& space = DiceSpace::Get();
   std::unique_ptr<TurnPolicy> policy = GreedyPolicy(Rules{});
-  GreedyBot bot;
   Rng rng(12);
   TurnChoices c;
+  int unique_best = 0, stops_on_ties = 0, failures = 0;
   for (int i = 0; i < 6; ++i) {
     Sheet s = RandomSheet(rng, 4 + rng.Below(17), i % 3 == 0);
     SCOPED_TRACE(FormatSheet(s));
     policy->Decide(CodesOf(s), c);
+    const int base = Score(s, Rules{});
+    BruteTurn brute([&](const Dice& roll) {
+      double best = -kGreedyFailurePenalty;  // R3.5: a failure gains nothing
+      for (uint32_t cells : LegalMarkings(s, roll))
+        best = std::max<double>(best, Score(testing_support::AfterMarking(s, cells), Rules{}) - base);
+      return best;
+    });
     for (int r = 0; r < kNumRolls; ++r) {
-      for (int n = 1; n <= 2; ++n)
-        ASSERT_EQ(space.keep(c.keep[n - 1][r]), bot.ChooseKeep(s, space.roll(r), n, Rules{}));
-      const Action a = GreedyBot::ChooseMarking(s, space.roll(r), Rules{});
-      if (a.kind == Action::kMark)
-        ASSERT_EQ(MarkingCatalog::Get().cells(c.action[r]), a.cells);
-      else
-        ASSERT_EQ(c.action[r], -a.face);
+      const Dice roll = space.roll(r);
+      SCOPED_TRACE(FormatDice(roll));
+      for (int n = 1; n <= 2; ++n) {
+        const Dice keep = space.keep(c.keep[n - 1][r]);
+        ASSERT_TRUE(roll.Contains(keep)) << FormatDice(keep);
+        const double best = brute.Best(roll, n);
+        ASSERT_NEAR(brute.KeepValue(keep, n), best, 1e-9) << "keep " << FormatDice(keep) << " rerolls " << n;
+        if (brute.KeepValue(roll, n) >= best - 1e-9) {  // stopping ties the best: stop
+          ASSERT_EQ(keep, roll) << "rerolls " << n;
+          ++stops_on_ties;
+        }
+        int near = 0;
+        for (const Dice& k : BruteTurn::SubMultisets(roll)) near += brute.KeepValue(k, n) >= best - 1e-6;
+        unique_best += near == 1;
+      }
+      const std::vector<uint32_t> legal = LegalMarkings(s, roll);  // canonical order
+      if (legal.empty()) {
+        ++failures;
+        int want = 0, want_circled = 99, want_free = 99;
+        for (int v : testing_support::ColumnsWithAFreeCell(s)) {
+          const int circled = std::popcount(s.circled & ColumnMask(v));
+          const int free = std::popcount(s.free() & ColumnMask(v));
+          if (circled < want_circled || (circled == want_circled && free < want_free)) {
+            want = v;
+            want_circled = circled;
+            want_free = free;
+          }
+        }
+        ASSERT_EQ(c.action[r], -want);
+        continue;
+      }
+      ASSERT_GE(c.action[r], 0);
+      int best_gain = -1;
+      uint32_t want = 0;
+      for (uint32_t cells : legal) {
+        const int gain = Score(testing_support::AfterMarking(s, cells), Rules{}) - base;
+        if (gain > best_gain) {
+          best_gain = gain;
+          want = cells;
+        }
+      }
+      ASSERT_EQ(FormatMarking(MarkingCatalog::Get().cells(c.action[r])), FormatMarking(want));
     }
   }
+  // The checks above must have had something to decide.
+  EXPECT_GT(unique_best, 1000);
+  EXPECT_GT(stops_on_ties, 100);
+  EXPECT_GT(failures, 10);
 }
 
 TEST_F(AnalysisTest, DistributionSumsToOneAndItsMeanIsTheValue) {
@@ -330,25 +387,61 @@ TEST_F(AnalysisTest, VariantsMeanIsTheirValue) {
   EXPECT_FALSE(OptimalScoreDistribution(*table_, b).ok());  // not a solitaire sheet
 }
 
+// Each row against a brute force written here (tests/brute_turn.h): the
+// successors' values straight from the table (a finished sheet is its score,
+// R5.2), every keep and every die of every reroll enumerated; the row's best
+// action is worth the best value, its second the second best, and the
+// probabilities are the multinomial chances of six fresh dice.
 TEST_F(AnalysisTest, StrategyTableRows) {
+  using testing_support::BruteTurn;
   Sheet s = *ParseSheet("ooooo/oo.oo/o.ooo/.oo.o/o..oo");  // 6 free
+  auto value = [&](const Sheet& x) {
+    return x.ClosedColumns() >= 2 ? static_cast<double>(Score(x, Rules{})) : *table_->Value(x);
+  };
+  BruteTurn brute(testing_support::SolitaireLeaf(s, value));
+  int unique_best = 0;
   for (int n = 0; n <= 2; ++n) {
     StrategyTable t = *MakeStrategyTable(*table_, s, n);
     ASSERT_EQ(t.rows.size(), 462u);
     EXPECT_NEAR(t.value, *table_->Value(s), 1e-9);
-    double expected = 0;
+    double expected = 0, total = 0;
     for (const StrategyRow& row : t.rows) {
-      std::vector<RankedAction> ranked = *RankActions(*table_, s, row.roll, n);
-      EXPECT_EQ(row.best.action, ranked.front().action);
-      if (row.second) {
-        EXPECT_GE(row.best.value, row.second->value);
+      SCOPED_TRACE(FormatDice(row.roll) + " rerolls " + std::to_string(n));
+      EXPECT_NEAR(row.probability, BruteTurn::RollProbability(row.roll), 1e-15);
+      total += row.probability;
+      // Every action of the roll with its brute-force value, best first.
+      std::vector<double> values;
+      double chosen = 0;
+      if (n > 0) {
+        ASSERT_EQ(row.best.action.kind, Action::kKeep);
+        ASSERT_TRUE(row.roll.Contains(row.best.action.keep));
+        for (const Dice& k : BruteTurn::SubMultisets(row.roll)) values.push_back(brute.KeepValue(k, n));
+        chosen = brute.KeepValue(row.best.action.keep, n);
+      } else {
+        const std::vector<uint32_t> legal = LegalMarkings(s, row.roll);
+        for (uint32_t cells : legal) values.push_back(value(testing_support::AfterMarking(s, cells)));
+        if (legal.empty())
+          for (int v : testing_support::ColumnsWithAFreeCell(s))
+            values.push_back(value(testing_support::AfterFailure(s, v)));
+        ASSERT_EQ(row.best.action.kind, legal.empty() ? Action::kFail : Action::kMark);
+        chosen = row.best.action.kind == Action::kMark
+                     ? value(testing_support::AfterMarking(s, row.best.action.cells))
+                     : value(testing_support::AfterFailure(s, row.best.action.face));
       }
-      expected += row.probability * row.best.value;
+      std::sort(values.rbegin(), values.rend());
+      EXPECT_NEAR(chosen, values[0], 1e-9);
+      EXPECT_NEAR(row.best.value, values[0], 1e-9);
+      ASSERT_EQ(row.second.has_value(), values.size() > 1);
+      if (row.second) EXPECT_NEAR(row.second->value, values[1], 1e-9);
+      unique_best += values.size() > 1 && values[0] - values[1] > 1e-6;
+      expected += row.probability * values[0];
     }
+    EXPECT_NEAR(total, 1.0, 1e-12);
     if (n == 2) {
       EXPECT_NEAR(expected, t.value, 1e-9);
     }
   }
+  EXPECT_GT(unique_best, 300) << "the rows must have a best action that matters";
   std::string csv = StrategyCsv(*MakeStrategyTable(*table_, s, 2));
   EXPECT_EQ(csv.substr(0, csv.find('\n')), "roll,best,value,second,second_value,margin");
   EXPECT_FALSE(MakeStrategyTable(*table_, s, 3).ok());

@@ -75,23 +75,42 @@ class EngineLimits : public testing::Test {
   std::string dir_;
 };
 
+// No table is built: the reply is table_error, nothing is written, and (in
+// the second session, given a cache over the same loader as the session's
+// own, FileTableLoader of the folder and the policy) the loader produced no
+// table and the cache holds none.
 TEST_F(EngineLimits, NoBuildMakesAiMovesATableErrorNamingTheFile) {
-  Session s(NoBuild());
-  for (const char* level : {"optimal", "expert"}) {
-    json g = Call(s, {{"cmd", "new_game"}, {"players", {level, "greedy"}}, {"seed", 3}});
-    ASSERT_TRUE(g.contains("result")) << g;
-    const auto start = std::chrono::steady_clock::now();
-    json r = Call(s, {{"cmd", "best_action"}, {"game", g["result"]["game"]}});
-    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 2)
-        << "a table was built";
-    EXPECT_EQ(ErrorOf(r), "table_error") << level;
-    EXPECT_NE(MessageOf(r).find(TablePathIn(dir_, Rules{}, 0)), std::string::npos) << r;
-    EXPECT_NE(MessageOf(r).find("building tables is off"), std::string::npos) << r;
-    // The game is intact: a human move is still accepted.
-    EXPECT_TRUE(Call(s, {{"cmd", "apply"}, {"game", g["result"]["game"]}, {"action", "stop"}})
-                    .contains("result"));
+  int loads = 0, tables = 0;
+  const TableLoader files = FileTableLoader(dir_, NoBuild().build);
+  auto cache = std::make_shared<TableCache>(
+      [&](const TableKey& key) {
+        absl::StatusOr<SolitaireTable> t = files(key);
+        ++loads;
+        tables += t.ok();
+        return t;
+      },
+      size_t{1} << 30);
+  SessionOptions with_cache = NoBuild();
+  with_cache.shared_tables = cache;
+  Session own(NoBuild()), shared(with_cache);
+  for (Session* session : {&own, &shared}) {
+    for (const char* level : {"optimal", "expert"}) {
+      Session& s = *session;
+      json g = Call(s, {{"cmd", "new_game"}, {"players", {level, "greedy"}}, {"seed", 3}});
+      ASSERT_TRUE(g.contains("result")) << g;
+      json r = Call(s, {{"cmd", "best_action"}, {"game", g["result"]["game"]}});
+      EXPECT_EQ(ErrorOf(r), "table_error") << level;
+      EXPECT_NE(MessageOf(r).find(TablePathIn(dir_, Rules{}, 0)), std::string::npos) << r;
+      EXPECT_NE(MessageOf(r).find("building tables is off"), std::string::npos) << r;
+      // The game is intact: a human move is still accepted.
+      EXPECT_TRUE(Call(s, {{"cmd", "apply"}, {"game", g["result"]["game"]}, {"action", "stop"}})
+                      .contains("result"));
+    }
   }
   EXPECT_EQ(FilesInDir(), 0u);  // nothing written
+  EXPECT_GT(loads, 0) << "the shared session asked its cache";
+  EXPECT_EQ(tables, 0) << "a table was loaded or built";
+  EXPECT_EQ(cache->size(), 0u);
 }
 
 TEST_F(EngineLimits, NoBuildCoversTheBlockedRowTablesOfHints) {

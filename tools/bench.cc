@@ -10,10 +10,13 @@
 #include <filesystem>
 #include <memory>
 
+#include "engine/dice.h"
 #include "engine/dice_space.h"
+#include "engine/game.h"
 #include "engine/rng.h"
 #include "engine/score.h"
 #include "ai/ai_players.h"
+#include "ai/bot.h"
 #include "ai/master.h"
 #include "solver/advisor.h"
 #include "solver/distribution.h"
@@ -112,6 +115,36 @@ void BM_Hint(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_Hint)->Arg(2)->Arg(0)->Unit(benchmark::kMicrosecond);
+
+// Greedy's decisions (issue 24, item 1: a benchmark, not a timed test): the
+// first decision of a turn solves the turn (BM_GreedyFirstDecision, a fresh
+// bot on each sheet), the others reuse it; BM_GreedyGame plays whole
+// solitaire games, items = decisions (the mean per decision is 1 / the rate).
+void BM_GreedyFirstDecision(benchmark::State& state) {
+  const std::vector<Sheet> sheets = SampleSheets(64);
+  const Dice roll = *ParseRoll("11335J");
+  size_t i = 0;
+  for (auto _ : state) {
+    GreedyBot bot;
+    benchmark::DoNotOptimize(bot.ChooseKeep(sheets[i++ % sheets.size()], roll, 2, Rules{}));
+  }
+}
+BENCHMARK(BM_GreedyFirstDecision)->Unit(benchmark::kMicrosecond);
+
+void BM_GreedyGame(benchmark::State& state) {
+  int64_t decisions = 0;
+  uint64_t seed = 1;
+  for (auto _ : state) {
+    Game game = *Game::Create(1, Rules{}, seed++);
+    GreedyBot bot;
+    while (!game.over()) {
+      (void)game.Apply(bot.Decide(game));
+      ++decisions;
+    }
+  }
+  state.SetItemsProcessed(decisions);
+}
+BENCHMARK(BM_GreedyGame)->Unit(benchmark::kMillisecond);
 
 // The exact distributions' per-position work (issue 13, item 1), four
 // positions at a time as PropagateScores does: the optimal decision of every

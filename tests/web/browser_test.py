@@ -339,28 +339,49 @@ class Page(unittest.TestCase):
             replica.close()
 
     def test_undo(self):
-        self.new_game(['human', 'greedy'], 99)
-        first = self.wait_human_or_over()
-        self.click('#stop')
-        self.wait_for(lambda d: (self.page_state() or {}).get('phase') == 'mark', 'the mark phase')
-        marked = self.page_state()
-        action = marked['legal_actions'][0]
-        self.click(f'#legal button[data-action="{action}"]')
-        self.wait_for(lambda d: (self.page_state() or {}).get('round') == 2, 'round 2')
-        before = self.dom_sheets()
-        self.assertNotEqual(before[0]['sheet'], '...../...../...../...../.....')
-        self.click('#undo')
-        # Back to the human's marking of round 1 (greedy's moves taken back too).
-        self.wait_for(lambda d: (lambda st: st and (st['phase'], st['round']) == ('mark', 1))(self.page_state()),
-                      'the undone marking')
-        after = self.dom_sheets()
-        self.assertEqual(after[0]['sheet'], '...../...../...../...../.....')
-        self.assertEqual(after[1]['sheet'], '...../...../...../...../.....')
-        self.assertEqual(self.dom_dice(), marked['dice'])
-        self.assertEqual(first['dice'], marked['dice'])
-        self.click('#undo')  # and the stop
-        self.wait_for(lambda d: (self.page_state() or {}).get('phase') == 'keep', 'the undone stop')
-        self.assertEqual(self.el('#rerolls').text.split(' —')[0], 'Rerolls left: 2')
+        """Undo against a `penk engine` replica playing the same game (same
+        seed, same decisions): after each undo the page shows the replica's
+        state, which is the state recorded before those decisions."""
+        seed = 99
+        self.new_game(['human', 'greedy'], seed)
+        replica = Engine(ARGS.penk)
+        try:
+            start = replica.call('new_game', players=['human', 'greedy'], seed=seed)
+            self.wait_synced(start)
+            self.assert_page_matches(start, 'at the start')
+            self.assertEqual(self.dom_dice(), start['dice'])
+            self.click('#stop')
+            marking = replica.call('apply', game=start['game'], action='stop')
+            self.wait_synced(marking)
+            action = marking['legal_actions'][0]
+            self.click(f'#legal button[data-action="{action}"]')
+            state = replica.call('apply', game=start['game'], action=action)
+            while state['players'][state['current']]['seat'] != 'human':  # greedy's turn
+                state = replica.call('best_action', game=start['game'], apply=True)['state']
+            self.wait_synced(state)
+            self.assert_page_matches(state, 'in round 2')
+            self.assertNotEqual(state['players'][0]['sheet'], '...../...../...../...../.....')
+            # Undo: back to the human's marking of round 1, greedy's moves
+            # taken back too.
+            self.click('#undo')
+            while state['undo_steps'] > marking['undo_steps']:
+                state = replica.call('undo', game=start['game'])
+            for key in ('phase', 'round', 'current', 'dice', 'legal_actions'):
+                self.assertEqual(state[key], marking[key], f'the replica undone: {key}')
+            self.wait_synced(state)
+            self.assert_page_matches(state, 'after undoing the marking')
+            self.assertEqual(self.dom_dice(), state['dice'])
+            self.click('#undo')  # and the stop
+            state = replica.call('undo', game=start['game'])
+            for key in ('phase', 'rerolls_left', 'dice', 'undo_steps'):
+                self.assertEqual(state[key], start[key], f'the replica undone to the start: {key}')
+            self.wait_synced(state)
+            self.assert_page_matches(state, 'after undoing the stop')
+            self.assertEqual(self.dom_dice(), state['dice'])
+            self.assertEqual(self.el('#rerolls').text.split(' —')[0], f'Rerolls left: {state["rerolls_left"]}')
+            self.assertEqual(self.error_text(), '')
+        finally:
+            replica.close()
 
     def test_advisor_equals_penk_hint(self):
         self.new_game(['human'], 31)
@@ -390,54 +411,73 @@ class Page(unittest.TestCase):
     def test_coach_with_opponents(self):
         """Against greedy: the advisor ranks by win chance as `penk hint
         --opponent` does, and the coach flags exactly the decisions that lose
-        win chance against that ranking (threshold 0), listed at the end."""
-        self.new_game(['human', 'greedy'], 8)
+        win chance (threshold 0). Every decision is checked against an
+        independent source: a `penk engine` replica plays the same game (same
+        seed and decisions) and gives the position; `penk hint --json
+        --opponent` on that position gives the loss of the decision taken; the
+        page must flag it exactly when that loss is above 0, and its report
+        must list exactly those decisions."""
+        seed = 8
+        self.new_game(['human', 'greedy'], seed)
         self.click('#advisor-on')
         self.click('#coach-on')
         self.el('#coach-threshold').clear()
         self.el('#coach-threshold').send_keys('0')
-        flagged = 0
-        checked = 0
-        while True:
-            s = self.wait_human_or_over()
-            if s['phase'] == 'over':
-                break
-            self.wait_for(lambda d: len(self.els('#advisor-table tr')) > 1, 'the advisor')
-            sheets = self.dom_sheets()
-            action = 'stop' if s['phase'] == 'keep' else s['legal_actions'][-1]
-            if checked < 4:
+        replica = Engine(ARGS.penk)
+        expected = []  # (round, dice, loss) of each decision that should be flagged
+        decisions = 0
+        try:
+            state = replica.call('new_game', players=['human', 'greedy'], seed=seed)
+            while True:
+                while state['phase'] != 'over' and state['players'][state['current']]['seat'] != 'human':
+                    state = replica.call('best_action', game=state['game'], apply=True)['state']
+                self.wait_synced(state)
+                if state['phase'] == 'over':
+                    break
+                self.assert_page_matches(state, f'decision {decisions}')
+                self.wait_for(lambda d: len(self.els('#advisor-table tr')) > 1, 'the advisor')
+                me, other = state['players'][0], state['players'][1]
                 cli = json.loads(subprocess.run(
-                    [ARGS.penk, 'hint', '--json', '--sheet', sheets[0]['sheet'], '--roll', s['dice'],
-                     '--rerolls', str(s['rerolls_left']), '--opponent', sheets[1]['sheet'], '--seat', '1',
-                     '--turn', str(s['players'][0]['turns'])] + (['--last-round'] if s['last_round'] else []),
+                    [ARGS.penk, 'hint', '--json', '--sheet', me['sheet'], '--roll', state['dice'],
+                     '--rerolls', str(state['rerolls_left']), '--opponent', other['sheet'], '--seat', '1',
+                     '--turn', str(me['turns'])] + (['--last-round'] if state['last_round'] else []),
                     check=True, capture_output=True, text=True).stdout)['actions']
                 head = [th.text for th in self.els('#advisor-table th')]
                 self.assertEqual(head[-1], 'win chance')
-                best = self.el('#advisor-table tr.best')
-                self.assertEqual(best.get_attribute('data-action'), cli[0]['action'])
-                chosen = s['dice'] if action == 'stop' else action
+                self.assertEqual(self.el('#advisor-table tr.best').get_attribute('data-action'), cli[0]['action'])
+                # Stop, or the last listed marking: often not the best.
+                action = 'stop' if state['phase'] == 'keep' else state['legal_actions'][-1]
+                chosen = state['dice'] if action == 'stop' else action
                 loss = 100 * (cli[0]['win'] - next(a['win'] for a in cli if a['action'] == chosen))
-                checked += 1
-            else:
-                loss = None
-            if action == 'stop':
-                self.click('#stop')
-            elif action.startswith('fail:'):
-                self.click(f'#failure button[data-action="{action}"]')
-            else:
-                self.click(f'#legal button[data-action="{action}"]')
-            self.wait_for(lambda d: (self.page_state() or {}).get('undo_steps', -1) > s['undo_steps'],
-                          'the decision')
-            shown = self.error_text().startswith('Coach:')
-            if loss is not None:
-                self.assertEqual(shown, loss > 0, f'coach on {action} losing {loss}')
-            if shown:
-                flagged += 1
-                self.click('#error-close')
-        self.assertGreater(checked, 0)
-        items = self.els('#coach-report li')
-        self.assertEqual(len(items), flagged)
-        self.shot('coach_report')
+                if loss > 0:
+                    expected.append((state['round'], state['dice'], loss))
+                if action == 'stop':
+                    self.click('#stop')
+                elif action.startswith('fail:'):
+                    self.click(f'#failure button[data-action="{action}"]')
+                else:
+                    self.click(f'#legal button[data-action="{action}"]')
+                before = state['undo_steps']
+                self.wait_for(lambda d: (self.page_state() or {}).get('undo_steps', -1) > before, 'the decision')
+                shown = self.error_text()
+                self.assertEqual(shown.startswith('Coach:'), loss > 0, f'coach on {action} losing {loss}: {shown!r}')
+                if loss > 0:
+                    self.assertIn(f'loses {loss:.2f} points of win chance', shown)
+                    self.click('#error-close')
+                state = replica.call('apply', game=state['game'], action=action)
+                decisions += 1
+            self.assertGreater(decisions, 10)
+            print(f"{decisions} decisions, {len(expected)} losing win chance", file=sys.stderr)
+            self.assertGreater(len(expected), 0, 'some decisions must lose win chance')
+            self.assertLess(len(expected), decisions, 'some decisions must lose none')
+            items = [li.text for li in self.els('#coach-report li')]
+            self.assertEqual(len(items), len(expected))
+            for text, (rnd, dice, loss) in zip(items, expected):
+                self.assertTrue(text.startswith(f'round {rnd}, dice {dice}: '), text)
+                self.assertIn(f'(-{loss:.2f} % win chance)', text)
+            self.shot('coach_report')
+        finally:
+            replica.close()
 
     def test_analysis(self):
         self.open()
@@ -463,10 +503,13 @@ class Page(unittest.TestCase):
             cells = row.find_elements(By.TAG_NAME, 'td')
             self.assertEqual(cells[1].text, want['action'])
             self.assertEqual(cells[2].text, f'{want["value"]:.4f}')
-        value = json.loads(subprocess.run([ARGS.penk, 'value', '--sheet', sheet, '--json'],
-                                          capture_output=True, text=True).stdout or 'null')
-        if isinstance(value, dict) and 'value' in value:
-            self.assertIn(f'{value["value"]:.2f}', self.el('#an-value').text)
+        # The position's value: `penk value` prints `value: N` on its last line.
+        out = subprocess.run([ARGS.penk, 'value', '--sheet', sheet], check=True, capture_output=True,
+                             text=True).stdout.strip().splitlines()
+        m = re.fullmatch(r'value: (\d+\.\d+)', out[-1])
+        self.assertIsNotNone(m, f'penk value printed {out!r}')
+        self.wait_for(lambda d: self.el('#an-value').text != '', 'the value')
+        self.assertIn(f'{float(m.group(1)):.2f}', self.el('#an-value').text)
         self.assertGreater(len(cli['actions']), 2)
         self.assertEqual(self.error_text(), '')
         self.shot('analysis')
