@@ -13,6 +13,7 @@
 
 #include "gtest/gtest.h"
 #include "penk_process.h"
+#include "scratch_dir.h"
 #include "protocol/json_text.h"
 #include "protocol/protocol.h"
 #include "solver/solitaire_dp.h"
@@ -128,23 +129,9 @@ TEST(RequestHardening, TurnsAreBoundedInTheCoreForEveryDoor) {
 
 class TablePolicy : public testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = testing::TempDir() + "penk_request_hardening_" + std::to_string(getpid()) + "_" +
-           testing::UnitTest::GetInstance()->current_test_info()->name();
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
-  }
-  size_t FilesInDir() const {
-    size_t n = 0;
-    for (auto it = std::filesystem::directory_iterator(dir_);
-         it != std::filesystem::directory_iterator(); ++it)
-      ++n;
-    return n;
-  }
-  std::string dir_;
+  size_t FilesInDir() const { return scratch_.files(); }
+  testing_support::ScratchDir scratch_{"penk_request_hardening"};
+  const std::string dir_ = scratch_.path();
 };
 
 TEST_F(TablePolicy, TablesOutsideThePolicyAreNotBuilt) {

@@ -31,6 +31,7 @@
 
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "scratch_dir.h"
 #include "server/web_files.h"
 #include "solver/solitaire_dp.h"
 #include "tables/table_file.h"
@@ -299,16 +300,9 @@ TEST(Server, StopClosesOpenConnections) {
 class ServerTables : public testing::Test {
  protected:
   void SetUp() override {
-    dir_ = testing::TempDir() + "penk_server_tables_" + std::to_string(getpid()) + "_" +
-           testing::UnitTest::GetInstance()->current_test_info()->name();
-    std::filesystem::create_directories(dir_);
     // The small table (at most 6 free cells) as the default one: its spread
     // table builds in well under a second.
     ASSERT_TRUE(WriteTable(BuildSolitaireTable(Rules{}, 6), TablePathIn(dir_, Rules{})).ok());
-  }
-  void TearDown() override {
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
   }
   ServerOptions Options() const {
     ServerOptions o;
@@ -318,14 +312,9 @@ class ServerTables : public testing::Test {
     o.session.build.objectives = {Objective{}};
     return o;
   }
-  size_t Files() const {
-    size_t n = 0;
-    for (auto it = std::filesystem::directory_iterator(dir_);
-         it != std::filesystem::directory_iterator(); ++it)
-      ++n;
-    return n;
-  }
-  std::string dir_;
+  size_t Files() const { return scratch_.files(); }
+  testing_support::ScratchDir scratch_{"penk_server_tables"};
+  const std::string dir_ = scratch_.path();
 };
 
 TEST_F(ServerTables, ConnectionsShareOneCacheOfValueAndSpreadTables) {
