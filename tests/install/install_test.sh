@@ -47,4 +47,11 @@ cmake -S "$here" -B "$work/consumer_cmake" -DCMAKE_PREFIX_PATH="$prefix" \
 cmake --build "$work/consumer_cmake" >>"$work/cmake.log"
 echo "--- find_package build:"
 "$work/consumer_cmake/consumer" "$tables"
-echo "install test: both builds ran"
+
+# 3. The build tree's own penk.pc, before any install.
+PKG_CONFIG_PATH=$build cc -o "$work/consumer_tree" "$here/consumer.c" \
+   -DPENK_VERSION_EXPECTED="\"$version\"" \
+   $(PKG_CONFIG_PATH=$build pkg-config --cflags --libs penk) "${extra[@]}"
+echo "--- build-tree pkg-config build:"
+"$work/consumer_tree" "$tables"
+echo "install test: all three builds ran"
