@@ -36,6 +36,12 @@ struct Dice {
       if (part.count[f] > count[f]) return false;
     return true;
   }
+  // Both multisets together (the caller keeps the sum within six dice).
+  Dice Plus(const Dice& more) const {
+    Dice d = *this;
+    for (int f = 0; f < kFaces; ++f) d.count[f] += more.count[f];
+    return d;
+  }
   Dice Minus(const Dice& part) const {
     Dice d = *this;
     for (int f = 0; f < kFaces; ++f) d.count[f] -= part.count[f];

@@ -285,6 +285,15 @@ TEST(playCli, ManualDiceReplaysTheGameOfTheSameDice) {
   EXPECT_NE(refused.out.find("refused: the roll 112345 does not contain the kept dice 333"),
             std::string::npos)
       << refused.out;
+  // After a keep, the rerolled dice alone complete the roll (issue 22); a
+  // count that is neither six nor the rerolled dice is refused.
+  Result rerolled = RunPenk("play --players human --seed 1 --manual-dice",
+                            "3335JJ\n333\n12\n12J\n?\nq\n");
+  EXPECT_NE(rerolled.out.find("refused: give the six dice on the table, or the 3 rerolled (333 "
+                              "kept); got 2 dice"),
+            std::string::npos)
+      << rerolled.out;
+  EXPECT_NE(rerolled.out.find("roll 2: 12333J"), std::string::npos) << rerolled.out;
 }
 
 TEST(playCli, OtherBotsAndRules) {

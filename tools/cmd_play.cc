@@ -240,9 +240,12 @@ std::optional<std::string> ReadLine() {
 void GiveDice(Game& game, const std::vector<Seat>& seats) {
   while (game.phase() == Phase::kRoll) {
     const Dice kept = game.kept();
-    std::printf("%s: the six dice rolled%s? (e.g. 11335J; q quit) > ",
+    std::printf("%s: the six dice rolled%s? (e.g. 11335J%s; q quit) > ",
                 Label(seats, game.current()).c_str(),
-                kept.size() ? absl::StrCat(", with ", FormatDice(kept), " kept").c_str() : "");
+                kept.size() ? absl::StrCat(", with ", FormatDice(kept), " kept").c_str() : "",
+                kept.size() ? absl::StrCat(", or only the ", kDice - kept.size(), " rerolled")
+                                  .c_str()
+                            : "");
     std::fflush(stdout);
     std::optional<std::string> line = ReadLine();
     if (!line) EndOfInput(game, seats);
@@ -252,7 +255,18 @@ void GiveDice(Game& game, const std::vector<Seat>& seats) {
       std::fflush(stdout);
       std::exit(0);
     }
-    absl::StatusOr<Dice> dice = ParseRoll(*line);
+    // After a keep the player may type only the dice rerolled: the kept
+    // ones complete the six (R2.2).
+    absl::StatusOr<Dice> dice = ParseDice(*line);
+    if (dice.ok() && kept.size() > 0 && dice->size() == kDice - kept.size())
+      dice = kept.Plus(*dice);
+    else if (dice.ok() && dice->size() != kDice)
+      dice = absl::InvalidArgumentError(absl::StrCat(
+          "give the six dice on the table", kept.size() ? absl::StrCat(", or the ", kDice - kept.size(),
+                                                                      " rerolled (", FormatDice(kept),
+                                                                      " kept)")
+                                                        : std::string(),
+          "; got ", dice->size(), " dice"));
     absl::Status status = dice.ok() ? game.Roll(*dice) : dice.status();
     if (!status.ok()) std::printf("  refused: %s\n", std::string(status.message()).c_str());
   }
