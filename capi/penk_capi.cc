@@ -413,6 +413,12 @@ int penk_game_create_json(penk_context* ctx, const char* options, penk_game** ou
                         parsed.ok() ? "" : "; they are ", parsed.ok() ? "" : parsed.status().message()));
     // The same fields and checks as the protocol's new_game (one reading
     // of them, protocol/request.h), into a handle of its own.
+    // "id" and "cmd" belong to a protocol request, not to these options.
+    for (const char* key : {"id", "cmd"})
+      if (parsed->contains(key))
+        Fail(ErrorCode::kBadField,
+             absl::StrCat("options take new_game's fields only (players, rules, seed, dice, "
+                          "position), not \"", key, "\""));
     penk::protocol::CheckKnownFields(*parsed, "new_game", penk::protocol::NewGameFields());
     auto game = std::make_unique<penk_game>(penk_game{
         ctx->session, penk::protocol::NewGameOf(*ctx->session, penk::protocol::Request(*parsed))});

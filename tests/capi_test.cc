@@ -435,6 +435,10 @@ TEST(CApiGames, PhysicalDicePositionsUndoHintAndRequests) {
   EXPECT_NE(std::string(penk_last_error()).find("Seed"), std::string::npos);
   EXPECT_EQ(g, nullptr);
   EXPECT_EQ(penk_game_create_json(ctx, "not json", &g), PENK_E_BAD_ARGUMENT);
+  EXPECT_EQ(penk_game_create_json(ctx, R"({"players":["human"],"cmd":"hello"})", &g),
+            PENK_E_BAD_ARGUMENT);
+  EXPECT_NE(std::string(penk_last_error()).find("not \"cmd\""), std::string::npos)
+      << penk_last_error();
   EXPECT_EQ(penk_game_create_json(ctx, R"({"players":["human","human"],"position":{"sheets":["...../...../...../...../.....","ooooo/...../...../...../....."]}})", &g),
             PENK_E_BAD_POSITION);
   // A position: the hint for the player to move equals the stateless hint.
