@@ -87,39 +87,6 @@ size_t SortByWin(std::vector<WinRankedAction>& actions) {
   return best;
 }
 
-WinQuery WinQueryOf(const Game& game) {
-  WinQuery q;
-  const int me = game.current();
-  q.sheet = game.sheet(me);
-  for (int i = 1; i < game.players(); ++i) q.opponents.push_back(game.sheet((me + i) % game.players()));
-  q.rules = game.rules();
-  q.last_round = game.last_round();
-  q.seat = me + 1;
-  q.turns = game.turns(me);
-  return q;
-}
-
-absl::Status RankGameForWin(const Game& game, std::vector<RankedAction>& ranked,
-                            std::vector<double>& win, std::shared_ptr<TableCache> tables) {
-  const Sheet& sheet = game.sheet(game.current());
-  const int rerolls = game.phase() == Phase::kKeep ? game.rerolls_left() : 0;
-  ranked.clear();
-  if (absl::StatusOr<SolitairePosition> position = PositionOfSheet(sheet); position.ok()) {
-    // A sheet with two closed columns may still play the last round (R5.2).
-    absl::StatusOr<std::shared_ptr<const SolitaireTable>> table =
-        tables ? tables->Get(TableKey{game.rules(), position->blocked_rows, "", {}})
-               : absl::FailedPreconditionError("no table cache");
-    if (table.ok()) {
-      absl::StatusOr<std::vector<RankedAction>> solitaire =
-          RankActions(**table, sheet, game.dice(), rerolls, FinishedSheet::kLastTurns);
-      if (solitaire.ok()) ranked = *std::move(solitaire);
-    }
-  }
-  if (ranked.empty())  // no exact value: the legal actions, unvalued
-    for (const Action& a : game.LegalActions()) ranked.push_back({a, std::nan("")});
-  return RankForWin(WinQueryOf(game), game.dice(), rerolls, ranked, win, std::move(tables));
-}
-
 absl::Status RankForWin(const WinQuery& q, const Dice& roll, int rerolls,
                         std::vector<RankedAction>& ranked, std::vector<double>& win,
                         std::shared_ptr<TableCache> tables) {

@@ -69,16 +69,6 @@ struct WinQuery {
   int turns = -1;               // turns the player has taken; -1: estimated from the sheet
 };
 
-// The query of the player to move in `game` (which has opponents).
-WinQuery WinQueryOf(const Game& game);
-
-// The whole ranking of the decision now in `game` (with opponents), as
-// `penk play`'s `?` shows it: every legal action with its exact solitaire
-// value (NaN without a table for the sheet) and expert's estimate, best
-// first by the rule (RankForWin on WinQueryOf(game)).
-absl::Status RankGameForWin(const Game& game, std::vector<RankedAction>& ranked,
-                            std::vector<double>& win, std::shared_ptr<TableCache> tables);
-
 // Fills `win` with expert's estimate for each action of `ranked` (from
 // RankActions for `roll` with `rerolls` left) and re-orders both by the rule
 // above. Ranking uses the raw estimate; `win` holds the calibrated fast

@@ -334,46 +334,20 @@ int penk_hint_multi_json(penk_context* ctx, const char* sheet, const char* roll,
   return Guard([&] {
     RequireContext(ctx);
     Require(roll, "roll");
-    penk::Sheet s = penk::protocol::SheetOrThrow(Opt(sheet, penk::kEmptySheetText));
-    penk::Dice d = penk::protocol::RollOrThrow(roll);
-    penk::Rules r = penk::protocol::RulesOrThrow(Opt(rules));
-    std::vector<penk::Sheet> opp;
+    // The engine's hint (protocol/hint.h), asked with typed arguments.
+    penk::protocol::HintQuestion q;
+    q.sheet = penk::protocol::SheetOrThrow(Opt(sheet, penk::kEmptySheetText));
+    q.roll = penk::protocol::RollOrThrow(roll);
+    q.rerolls = rerolls;  // checked with the rest by AnswerHint
+    q.rules = penk::protocol::RulesOrThrow(Opt(rules));
     if (opponents && *opponents)
       for (absl::string_view o : absl::StrSplit(opponents, ','))
-        opp.push_back(penk::protocol::SheetOrThrow(o));
-    if (opp.size() > 3) Fail(ErrorCode::kBadField, "at most 3 opponents (R1.4)");
-    if (!opp.empty()) penk::protocol::CheckSheetsOrThrow(s, opp, r, last_round != 0);
-    std::vector<penk::RankedAction> ranked = ctx->session->Hint(
-        s, d, rerolls, r, Opt(table),
-        opp.empty() ? penk::FinishedSheet::kRefuse : penk::FinishedSheet::kLastTurns);
-    std::vector<double> win;
-    if (!opp.empty())
-      win = ctx->session->RankForWinOrFail(s, d, rerolls, r, opp, last_round != 0, seat, turns, ranked);
-    // Each action's sd (issue 13), as `penk hint --json` and the engine;
-    // with opponents the sd of the solitaire-optimal play valued by "value".
-    const absl::StatusOr<std::vector<penk::ActionMoments>> moments_or =
-        ctx->session->Moments(s, d, rerolls, r, Opt(table), {}, ranked);
-    const std::vector<penk::ActionMoments> moments =
-        moments_or.ok() ? *moments_or : std::vector<penk::ActionMoments>{};
-    nlohmann::ordered_json actions = nlohmann::ordered_json::array();
-    for (size_t i = 0; i < ranked.size(); ++i) {
-      nlohmann::ordered_json a = {{"action", penk::FormatAction(ranked[i].action)}};
-      if (!win.empty()) a["win"] = penk::protocol::RoundValue(win[i]);
-      a["value"] = penk::protocol::RoundValue(ranked[i].value);
-      if (i < moments.size()) a["sd"] = penk::protocol::RoundValue(moments[i].sd);
-      actions.push_back(a);
-    }
-    nlohmann::ordered_json out = {
-        {"sheet", penk::FormatSheet(s)}, {"roll", penk::FormatDice(d)}, {"rerolls", rerolls}};
-    if (!opp.empty()) {
-      nlohmann::ordered_json o = nlohmann::ordered_json::array();
-      for (const penk::Sheet& x : opp) o.push_back(penk::FormatSheet(x));
-      out["opponents"] = o;
-      out["last_round"] = last_round != 0;
-    }
-    out["actions"] = actions;
-    if (!moments_or.ok()) out["sd_error"] = std::string(moments_or.status().message());
-    CopyOut(out.dump(), buf, size, needed);
+        q.opponents.push_back(penk::protocol::SheetOrThrow(o));
+    q.last_round = last_round != 0;
+    q.seat = seat;
+    q.turns = turns;
+    q.table = Opt(table);
+    CopyOut(penk::protocol::AnswerHint(*ctx->session, q).dump(), buf, size, needed);
   });
 }
 
@@ -457,7 +431,7 @@ int penk_game_hint_json(penk_game* game, const char* table, int top, char* buf, 
   return Guard([&] {
     RequireGame(game);
     if (top < 0) Fail(ErrorCode::kBadField, "top must be >= 0 (0: every action)");
-    CopyOut(penk::protocol::GameHintJson(*game->session, game->g, Opt(table), top).dump(), buf, size,
+    CopyOut(penk::protocol::AnswerGameHint(*game->session, game->g, Opt(table), top).dump(), buf, size,
             needed);
   });
 }

@@ -19,6 +19,7 @@
 #include "ai/rollout.h"
 #include "ai/win_ranking.h"
 #include "engine/position_check.h"
+#include "protocol/hint.h"
 #include "protocol/json_text.h"
 #include "protocol/request.h"
 
@@ -88,14 +89,8 @@ json CmdCloseGame(Session& s, const Request& r) {
 
 // hint's "rollouts" (trials per candidate), "candidates" (the best K by the
 // fast estimate, 0: all) and "time_ms" (the bound of the whole analysis).
-struct RolloutFields {
-  int64_t trials = 0;  // 0: no rollouts
-  int64_t candidates = 0;
-  int64_t time_ms = kDefaultRolloutTimeMs;
-};
-
-RolloutFields RolloutFieldsOf(const Request& r) {
-  RolloutFields f;
+RolloutQuestion RolloutFieldsOf(const Request& r) {
+  RolloutQuestion f;
   if (!r.Has("rollouts")) {
     for (const char* field : {"candidates", "time_ms"})
       if (r.Has(field))
@@ -109,50 +104,10 @@ RolloutFields RolloutFieldsOf(const Request& r) {
   return f;
 }
 
-// The best candidates of `ranked` played out (ai/rollout.h) by expert in
-// every seat: "rollouts" and the rolled-out "actions", best first, each with
-// its fast estimate ("win", "value") and its "rollout".
-void AddRollouts(Session& s, const Game& game, const std::vector<RankedAction>& ranked,
-                 const std::vector<double>& win, const RolloutFields& f, json& out) {
-  if (!s.options().expert_hints)
-    Fail(ErrorCode::kBadField, "rollouts are off in this session");
-  const size_t k = f.candidates > 0 ? std::min<size_t>(f.candidates, ranked.size()) : ranked.size();
-  std::vector<Action> candidates;
-  for (size_t i = 0; i < k; ++i) candidates.push_back(ranked[i].action);
-  RolloutOptions o;
-  o.trials = f.trials;
-  o.time_ms = f.time_ms;
-  o.tables = s.tables();
-  o.cancel = s.options().cancel;
-  absl::StatusOr<RolloutResult> r = Rollout(game, candidates, o);
-  if (!r.ok())
-    Fail(r.status().code() == absl::StatusCode::kCancelled     ? ErrorCode::kCancelled
-         : r.status().code() == absl::StatusCode::kUnavailable ? ErrorCode::kTable
-         : r.status().code() == absl::StatusCode::kInvalidArgument ? ErrorCode::kBadPosition
-                                                                   : ErrorCode::kInternal,
-         std::string(r.status().message()));
-  out["rollouts"] = {{"trials", f.trials}, {"policy", o.policy}, {"seed", o.seed},
-                     {"candidates", k}, {"time_ms", f.time_ms}, {"timed_out", r->timed_out}};
-  json actions = json::array();
-  for (const RolloutCandidate& c : r->candidates) {
-    size_t i = 0;
-    while (i < ranked.size() && !(ranked[i].action == c.action)) ++i;
-    json a = ActionJson(ranked[i], win, i);
-    a["rollout"] = {{"trials", c.trials},
-                    {"win", RoundValue(c.win)},
-                    {"win_ci95", {RoundValue(c.win_low), RoundValue(c.win_high)}},
-                    {"margin", RoundValue(c.margin)},
-                    {"margin_ci95", {RoundValue(c.margin_low), RoundValue(c.margin_high)}},
-                    {"dropped", c.dropped}};
-    actions.push_back(a);
-  }
-  out["actions"] = actions;
-}
-
 json CmdHint(Session& s, const Request& r) {
   const int64_t top = r.Int("top", 0, INT32_MAX, 0);
   const std::string table = r.String("table", "");
-  const RolloutFields rollouts = RolloutFieldsOf(r);
+  const RolloutQuestion rollouts = RolloutFieldsOf(r);
   if (r.Has("game")) {
     // Everything else comes from the game: giving it too would be two answers.
     for (const char* f :
@@ -161,66 +116,39 @@ json CmdHint(Session& s, const Request& r) {
         Fail(ErrorCode::kBadField, absl::StrCat("field \"", f, "\" cannot be given with \"game\": "
                                                 "the hint is for the game's position"));
     const int id = GameId(r);
-    json out = {{"game", id}};
     const GameSession& g = s.FindGame(id);
-    out.update(GameHintJson(s, g, table, top));
-    if (rollouts.trials > 0) {
-      if (g.game().players() < 2)
-        Fail(ErrorCode::kBadField, "rollouts play games against opponents: this game has none");
-      std::vector<double> win;
-      std::vector<RankedAction> ranked = s.HintForGame(g, table, win);
-      AddRollouts(s, g.game(), ranked, win, rollouts, out);
-    }
+    if (rollouts.trials > 0 && g.game().players() < 2)
+      Fail(ErrorCode::kBadField, "rollouts play games against opponents: this game has none");
+    json out = {{"game", id}};
+    out.update(AnswerGameHint(s, g, table, top, rollouts));
     return out;
   }
-  Sheet sheet = SheetOrThrow(r.String("sheet", kEmptySheetText));
-  Dice roll = RollOrThrow(r.NonEmpty("roll"));
-  const int rerolls = static_cast<int>(r.Int("rerolls", 0, 2, 2));
-  Rules rules = RulesOrThrow(r.String("rules", ""));
-  std::vector<Sheet> opponents;
-  for (const std::string& o : r.StringList("opponents", false)) opponents.push_back(SheetOrThrow(o));
-  if (opponents.size() > static_cast<size_t>(kMaxPlayers - 1))
-    Fail(ErrorCode::kBadField, absl::StrCat("at most 3 opponents (R1.4); got ", opponents.size()));
-  if (opponents.empty() && rollouts.trials > 0)
+  HintQuestion q;
+  q.sheet = SheetOrThrow(r.String("sheet", kEmptySheetText));
+  q.roll = RollOrThrow(r.NonEmpty("roll"));
+  q.rerolls = static_cast<int>(r.Int("rerolls", 0, 2, 2));
+  q.rules = RulesOrThrow(r.String("rules", ""));
+  for (const std::string& o : r.StringList("opponents", false)) q.opponents.push_back(SheetOrThrow(o));
+  if (q.opponents.size() > static_cast<size_t>(kMaxPlayers - 1))
+    Fail(ErrorCode::kBadField, absl::StrCat("at most 3 opponents (R1.4); got ", q.opponents.size()));
+  if (q.opponents.empty() && rollouts.trials > 0)
     Fail(ErrorCode::kBadField, "field \"rollouts\" needs \"opponents\": rollouts play games against them");
-  if (opponents.empty())
+  if (q.opponents.empty())
     for (const char* f : {"last_round", "seat", "turns"})
       if (r.Has(f))
         Fail(ErrorCode::kBadField,
              absl::StrCat("field \"", f, "\" needs \"opponents\": it describes a game with others"));
-  const bool last_round = r.Bool("last_round", false);
-  const int seat = static_cast<int>(r.Int("seat", 1, static_cast<int64_t>(opponents.size()) + 1, 1));
-  const int turns = static_cast<int>(r.Int("turns", 0, kMaxTurns, -1));  // -1: estimated
-  const Objective objective = ObjectiveOrThrow(r.String("objective", "mean"));
-  if (objective.is_target() && !opponents.empty())
+  q.last_round = r.Bool("last_round", false);
+  q.seat = static_cast<int>(r.Int("seat", 1, static_cast<int64_t>(q.opponents.size()) + 1, 1));
+  q.turns = static_cast<int>(r.Int("turns", 0, kMaxTurns, -1));  // -1: estimated
+  q.objective = ObjectiveOrThrow(r.String("objective", "mean"));
+  if (q.objective.is_target() && !q.opponents.empty())
     Fail(ErrorCode::kBadField, "field \"objective\" target=X is a solitaire objective; with "
                                "\"opponents\" hints rank by the chance of winning");
-  if (!opponents.empty()) CheckSheetsOrThrow(sheet, opponents, rules, last_round);
-  std::vector<RankedAction> ranked =
-      s.Hint(sheet, roll, rerolls, rules, table,
-             opponents.empty() ? FinishedSheet::kRefuse : FinishedSheet::kLastTurns, objective);
-  std::vector<double> win;
-  if (!opponents.empty())
-    win = s.RankForWinOrFail(sheet, roll, rerolls, rules, opponents, last_round, seat, turns, ranked);
-  json out = {{"sheet", FormatSheet(sheet)}, {"roll", FormatDice(roll)}, {"rerolls", rerolls}};
-  if (!opponents.empty()) {
-    json opp = json::array();
-    for (const Sheet& o : opponents) opp.push_back(FormatSheet(o));
-    out["opponents"] = opp;
-    out["last_round"] = last_round;
-  }
-  if (objective.is_target()) out["objective"] = FormatObjective(objective);
-  out["actions"] = ActionsJson(ranked, win, top);
-  // Each action's sd (and a target's mean), as `penk hint --json`; with
-  // opponents the sd of the solitaire-optimal play whose mean is "value".
-  AddMoments(s.Moments(sheet, roll, rerolls, rules, table, objective, ranked), objective, out);
-  if (rollouts.trials > 0) {
-    WinQuery query{sheet, opponents, rules, last_round, seat, turns};
-    absl::StatusOr<Game> game = GameOfWinQuery(query, roll, rerolls);
-    if (!game.ok()) Fail(ErrorCode::kBadPosition, std::string(game.status().message()));
-    AddRollouts(s, *game, ranked, win, rollouts, out);
-  }
-  return out;
+  q.table = table;
+  q.top = top;
+  q.rollouts = rollouts;
+  return AnswerHint(s, q);
 }
 
 json CmdValue(Session& s, const Request& r) {

@@ -10,7 +10,8 @@
 //
 // One file per idea: errors.h (codes, Fail), inputs.h (R7 texts parsed),
 // request.h (a request's typed fields), session.h (the engine core),
-// replies.h (the JSON answers), commands.cc (the commands and HandleLine),
+// replies.h (the JSON answers), hint.h (the hint, once, for every door),
+// commands.cc (the commands and HandleLine),
 // json_text.h (untrusted JSON with its depth bounded). This header brings
 // them all for the doors (engine, libpenk, server, tests).
 #ifndef PENK_PROTOCOL_PROTOCOL_H_
@@ -21,6 +22,7 @@
 #include "absl/strings/string_view.h"
 #include "penk_version.h"
 #include "protocol/errors.h"
+#include "protocol/hint.h"
 #include "protocol/inputs.h"
 #include "protocol/replies.h"
 #include "protocol/session.h"

@@ -15,7 +15,8 @@ namespace penk::protocol {
 using json = nlohmann::ordered_json;
 
 double RoundValue(double v) {
-  // Exactly what `penk hint --json` prints (%.6f), read back.
+  // The nearest double to the 6-decimal text (%.6f), so that the JSON has
+  // the short form ("172.311554", not "172.31155412345").
   char text[64];
   std::snprintf(text, sizeof text, "%.6f", v);
   return std::strtod(text, nullptr);
@@ -220,30 +221,6 @@ void AddMoments(absl::StatusOr<std::vector<ActionMoments>> moments, Objective ob
     if (objective.is_target()) out["actions"][i]["mean"] = RoundValue((*moments)[i].mean);
     out["actions"][i]["sd"] = RoundValue((*moments)[i].sd);
   }
-}
-
-json GameHintJson(Session& s, const GameSession& g, const std::string& table, int64_t top) {
-  std::vector<double> win;
-  std::vector<RankedAction> ranked = s.HintForGame(g, table, win);
-  const Game& game = g.game();
-  const int rerolls = game.phase() == Phase::kKeep ? game.rerolls_left() : 0;
-  json out = {{"player", game.current()},
-              {"sheet", FormatSheet(game.sheet(game.current()))},
-              {"roll", FormatDice(game.dice())},
-              {"rerolls", rerolls}};
-  if (game.players() > 1) {
-    json opp = json::array();
-    for (int i = 1; i < game.players(); ++i)
-      opp.push_back(FormatSheet(game.sheet((game.current() + i) % game.players())));
-    out["opponents"] = opp;
-    out["last_round"] = game.last_round();
-  }
-  out["actions"] = ActionsJson(ranked, win, top);
-  // The sd of the solitaire-optimal play whose mean is each action's value.
-  AddMoments(s.Moments(game.sheet(game.current()), game.dice(), rerolls, game.rules(), table, {},
-                       ranked),
-             {}, out);
-  return out;
 }
 
 }  // namespace penk::protocol

@@ -18,7 +18,9 @@
 
 namespace penk::protocol {
 
-// Hint values as `penk hint --json` prints them (6 decimals).
+// A number as every reply gives it: to 6 decimals, the precision the tables
+// are checked to and the CLI's table shows (the C API's arrays give full
+// precision).
 double RoundValue(double v);
 
 // One ranked action as hint lists it ("action", "win" with opponents, "value").
@@ -37,9 +39,6 @@ void AddMoments(absl::StatusOr<std::vector<ActionMoments>> moments, Objective ob
 // opponents); applied when `apply`.
 nlohmann::ordered_json BestActionJson(Session& s, GameSession& g, const std::string& level,
                                       bool apply);
-// hint for the game's player to move (as hint with "game").
-nlohmann::ordered_json GameHintJson(Session& s, const GameSession& g, const std::string& table,
-                                    int64_t top);
 
 }  // namespace penk::protocol
 

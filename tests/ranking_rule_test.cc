@@ -1,7 +1,7 @@
 // One ranking rule with opponents (issue 10): the win estimate, then the exact
 // solitaire value, then fewer dice rerolled. RankForWin on sheets given by
 // hand (`penk hint --opponent`, the engine's and the C library's hints),
-// RankGameForWin (`penk play`'s `?`) and ExpertPlayer::Decide (expert's
+// the one hint asked of a game (`penk play`'s `?`, hint by game) and ExpertPlayer::Decide (expert's
 // moves, `best_action`) must put first on every position the action the
 // rule puts first, the rule worked out in this file (ByTheRule: solitaire
 // values by brute force, the rule's steps by hand), not by the functions
@@ -16,6 +16,7 @@
 #include "engine/position_check.h"
 #include "engine/score.h"
 #include "gtest/gtest.h"
+#include "protocol/hint.h"
 #include "tests/brute_turn.h"
 #include "solver/advisor.h"
 #include "ai/ai_players.h"
@@ -117,14 +118,15 @@ class RankingRuleGames : public ::testing::Test {
 };
 std::shared_ptr<TableCache> RankingRuleGames::tables_;
 
-// The first action of `penk play`'s `?` (RankGameForWin: RankForWin on the
-// game's query, as `penk hint --opponent` ranks).
+// The first action of `penk play`'s `?` (and of the engine's and libpenk's
+// hint by game): the one hint (protocol/hint.h) asked of the game.
 Action AdvisorFirst(const Game& game) {
-  std::vector<RankedAction> ranked;
-  std::vector<double> win;
-  const absl::Status s = RankGameForWin(game, ranked, win, RankingRuleGames::tables_);
-  EXPECT_TRUE(s.ok()) << s.message();
-  return ranked.front().action;
+  protocol::SessionOptions options;
+  options.shared_tables = RankingRuleGames::tables_;
+  protocol::Session session(options);
+  const nlohmann::ordered_json answer =
+      protocol::AnswerHint(session, protocol::HintQuestionOfGame(game), &game);
+  return *game.ParseAction(answer["actions"][0]["action"].get<std::string>());
 }
 
 // The first action of `penk hint --opponent` given the game's sheets by hand

@@ -15,6 +15,7 @@
 #include "engine/marking.h"
 #include "engine/score.h"
 #include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
 #include "tests/penk_process.h"
 #include "solver/advisor.h"
 #include "solver/distribution.h"
@@ -98,12 +99,23 @@ TEST_F(SolverCliTest, HintJsonListsEveryKeepBestFirst) {
   const SpreadTable spreads = *ReadSpreadTable(SpreadPathFor(*table_path_), Rules{}, 0);
   const std::vector<double> sd =
       *ActionSds(*table_, spreads, *ParseSheet(kSheet), *ParseRoll("11335J"), 2, ranked);
-  std::string expected = absl::StrCat(R"({"sheet":")", kSheet,
-                                      R"(","roll":"11335J","rerolls":2,"actions":[)");
-  for (size_t i = 0; i < ranked.size(); ++i)
-    absl::StrAppendFormat(&expected, R"(%s{"action":"%s","value":%.6f,"sd":%.6f})", i ? "," : "",
-                          FormatAction(ranked[i].action), ranked[i].value, sd[i]);
-  EXPECT_EQ(r.out, expected + "]}\n");
+  // The answer's fields in the documented order, every number to 6 decimals.
+  const nlohmann::ordered_json j = nlohmann::ordered_json::parse(r.out);
+  std::vector<std::string> keys;
+  for (const auto& item : j.items()) keys.push_back(item.key());
+  EXPECT_EQ(keys, (std::vector<std::string>{"sheet", "roll", "rerolls", "count", "actions"}));
+  EXPECT_EQ(j["sheet"], kSheet);
+  EXPECT_EQ(j["roll"], "11335J");
+  EXPECT_EQ(j["rerolls"], 2);
+  EXPECT_EQ(j["count"], ranked.size());
+  ASSERT_EQ(j["actions"].size(), ranked.size());
+  for (size_t i = 0; i < ranked.size(); ++i) {
+    const auto& a = j["actions"][i];
+    EXPECT_EQ(a["action"], FormatAction(ranked[i].action)) << i;
+    EXPECT_NEAR(a["value"].get<double>(), ranked[i].value, 5e-7) << i;
+    EXPECT_NEAR(a["sd"].get<double>(), sd[i], 5e-7) << i;
+    EXPECT_EQ(a.size(), 3u) << a.dump();
+  }
   // Every distinct keep of 11335J: (2+1)*(2+1)*2*2 = 36.
   EXPECT_EQ(ranked.size(), 36u);
 }
@@ -168,10 +180,10 @@ TEST_F(SolverCliTest, TargetObjectiveValueHintAndDistributionAgree) {
                         " --table ", path));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::vector<RankedAction> ranked = *RankActions(*table, sheet, *ParseRoll("11335J"), 2);
-  EXPECT_NE(r.out.find(absl::StrFormat(R"("actions":[{"action":"%s","value":%.6f)",
-                                       FormatAction(ranked[0].action), ranked[0].value)),
-            std::string::npos)
-      << r.out;
+  const nlohmann::ordered_json hint = nlohmann::ordered_json::parse(r.out);
+  EXPECT_EQ(hint["objective"], objective);
+  EXPECT_EQ(hint["actions"][0]["action"], FormatAction(ranked[0].action)) << r.out;
+  EXPECT_NEAR(hint["actions"][0]["value"].get<double>(), ranked[0].value, 5e-7) << r.out;
 
   r = Penk(absl::StrCat("distribution --sheet ", kSheet, " --policy ", objective,
                         " --compare optimal --table ", path, " --compare-table ", *table_path_));

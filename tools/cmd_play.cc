@@ -40,6 +40,10 @@
 #include "solver/table_cache.h"
 #include "ai/win_ranking.h"
 #include "ai/player_list.h"
+#include "nlohmann/json.hpp"
+#include "protocol/errors.h"
+#include "protocol/hint.h"
+#include "protocol/session.h"
 #include "tools/cli_common.h"
 
 namespace penk::cli {
@@ -140,56 +144,42 @@ std::string KeepExample(const Dice& roll) {
   return FormatDice(keep);
 }
 
-// The advisor's ranked options for the decision now: the exact expected final
-// score under optimal solitaire play (solver/advisor.h, the table of the
-// sheet's blocked rows) and, with opponents, expert's estimate of the
-// probability of winning, ordered by the ranking rule of `penk hint
-// --opponent` and of expert's own decisions (ai/win_ranking.h).
+// The advisor's ranked options for the decision now: the hint of every door
+// (protocol/hint.h) for the player to move -- the exact expected final
+// score under optimal solitaire play and, with opponents, expert's estimate
+// of the probability of winning, in the ranking of `penk hint --opponent`
+// and of expert's own decisions (ai/win_ranking.h).
 void PrintRankedOptions(const Game& game, const std::shared_ptr<TableCache>& tables) {
-  const int p = game.current();
-  const Sheet& sheet = game.sheet(p);
   constexpr size_t kShown = 12;
-  struct Row {
-    Action action;
-    double expected = std::nan("");
-    double win = std::nan("");
-  };
-  const int rerolls = game.phase() == Phase::kKeep ? game.rerolls_left() : 0;
   const bool multi = game.players() > 1;
-  std::vector<RankedAction> ranked;
-  std::vector<double> win;
-  if (multi) {
-    OrFail(RankGameForWin(game, ranked, win, tables));
-  } else {
-    absl::StatusOr<SolitairePosition> position = PositionOfSheet(sheet);
-    if (position.ok()) {
-      std::shared_ptr<const SolitaireTable> table =
-          tables->GetOrThrow(game.rules(), position->blocked_rows);
-      absl::StatusOr<std::vector<RankedAction>> solitaire =
-          RankActions(*table, sheet, game.dice(), rerolls);
-      if (solitaire.ok()) ranked = *std::move(solitaire);
-    }
-    if (ranked.empty())  // no exact value: the legal actions, unvalued
-      for (const Action& a : game.LegalActions()) ranked.push_back({a, std::nan("")});
-    win.assign(ranked.size(), std::nan(""));
+  const int rerolls = game.phase() == Phase::kKeep ? game.rerolls_left() : 0;
+  protocol::SessionOptions options;
+  options.shared_tables = tables;  // the tables the AI seats use
+  protocol::Session session(options);
+  nlohmann::ordered_json answer;
+  try {
+    protocol::HintQuestion q = protocol::HintQuestionOfGame(game);
+    q.top = kShown;
+    answer = protocol::AnswerHint(session, q, &game);
+  } catch (const protocol::EngineError& e) {
+    std::printf("  advisor: not available: %s\n", e.message.c_str());
+    return;
   }
-  std::vector<Row> rows;
-  for (size_t i = 0; i < ranked.size(); ++i) rows.push_back({ranked[i].action, ranked[i].value, win[i]});
   std::printf("  advisor (best first%s):\n  %-14s %14s%s\n",
               multi ? "; win: expert's fast estimate of the probability of winning, calibrated "
                       "on self-play (docs/AI.md)"
                     : "",
-              rerolls > 0 ? "keep" : "marking", "exp. score",
-              multi ? "      win" : "");
-  for (size_t i = 0; i < rows.size() && i < kShown; ++i) {
-    std::string name = FormatAction(rows[i].action);
-    if (rows[i].action.kind == Action::kKeep && rows[i].action.keep.size() == kDice) name += " (stop)";
-    std::string expected =
-        std::isnan(rows[i].expected) ? "-" : absl::StrFormat("%.3f", rows[i].expected);
-    std::string shown_win = multi ? absl::StrFormat(" %7.1f%%", 100 * rows[i].win) : "";
-    std::printf("  %-14s %14s%s\n", name.c_str(), expected.c_str(), shown_win.c_str());
+              rerolls > 0 ? "keep" : "marking", "exp. score", multi ? "      win" : "");
+  for (const nlohmann::ordered_json& a : answer["actions"]) {
+    std::string name = a["action"].get<std::string>();
+    if (rerolls > 0 && name.size() == kDice) name += " (stop)";  // a keep of six dice
+    const std::string shown_win =
+        multi ? absl::StrFormat(" %7.1f%%", 100 * a["win"].get<double>()) : "";
+    std::printf("  %-14s %14.3f%s\n", name.c_str(), a["value"].get<double>(), shown_win.c_str());
   }
-  if (rows.size() > kShown) std::printf("  (%zu more)\n", rows.size() - kShown);
+  const size_t count = answer["count"].get<size_t>();
+  if (count > answer["actions"].size())
+    std::printf("  (%zu more)\n", count - answer["actions"].size());
 }
 
 void PrintHelp(const Game& game, const std::shared_ptr<TableCache>& tables) {

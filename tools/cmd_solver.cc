@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
 #include "nlohmann/json.hpp"
 #include "ai/ai_players.h"
@@ -20,6 +21,9 @@
 #include "tables/spread_store.h"
 #include "tables/table_file.h"
 #include "tables/table_store.h"
+#include "protocol/errors.h"
+#include "protocol/hint.h"
+#include "protocol/session.h"
 #include "tools/cli_common.h"
 
 namespace penk::cli {
@@ -179,251 +183,143 @@ struct HintArgs {
 };
 
 // The heading of a ranking's action column: what is being chosen.
-const char* ChoiceHeading(int rerolls, const std::vector<RankedAction>& ranked) {
+const char* ChoiceHeading(int rerolls, const nlohmann::ordered_json& actions) {
   if (rerolls > 0) return "keep";
-  return ranked.front().action.kind == Action::kFail ? "failure" : "marking";
+  return !actions.empty() && absl::StartsWith(actions[0]["action"].get<std::string>(), "fail")
+             ? "failure"
+             : "marking";
 }
 
 // An action as a table shows it: keeping all six dice is stopping (R2.2).
-std::string ShownAction(const Action& action, int rerolls) {
-  std::string name = FormatAction(action);
-  if (rerolls > 0 && action.keep.size() == kDice) name += " (stop)";
+std::string ShownAction(const nlohmann::ordered_json& action, int rerolls) {
+  std::string name = action["action"].get<std::string>();
+  if (rerolls > 0 && name.size() == kDice) name += " (stop)";  // a keep of six dice
   return name;
 }
 
-// With opponents: expert's estimate of the probability of winning for each
-// ranked action (ai/win_ranking.h), the actions re-ranked by it.
-WinQuery QueryOf(const HintArgs& a, const Sheet& sheet, const Rules& rules) {
-  WinQuery query;
-  query.sheet = sheet;
-  for (const std::string& text : a.opponents) query.opponents.push_back(OrFail(ParseSheet(text)));
-  query.rules = rules;
-  query.last_round = a.last_round;
-  query.seat = a.seat;
-  query.turns = a.turns;
-  return query;
+double Number(const nlohmann::ordered_json& j, const char* key) { return j[key].get<double>(); }
+
+void PrintPosition(const nlohmann::ordered_json& answer) {
+  std::printf("sheet %s  roll %s  rerolls left %d\n", answer["sheet"].get<std::string>().c_str(),
+              answer["roll"].get<std::string>().c_str(), answer["rerolls"].get<int>());
+  if (answer.contains("opponents"))
+    for (const auto& o : answer["opponents"]) std::printf("opponent %s\n", o.get<std::string>().c_str());
 }
 
-std::vector<double> ExpertEstimates(const HintArgs& a, const Sheet& sheet, const Dice& roll,
-                                    const Rules& rules, std::vector<RankedAction>& ranked,
-                                    const std::shared_ptr<TableCache>& tables) {
-  std::vector<double> win;
-  OrFail(RankForWin(QueryOf(a, sheet, rules), roll, a.rerolls, ranked, win, tables));
-  return win;
-}
-
-// `--rollouts N`: the best K candidates by the fast estimate played out.
-void RunRolloutHint(const HintArgs& a, const Sheet& sheet, const Dice& roll, const Rules& rules,
-                    const std::vector<RankedAction>& ranked, const std::vector<double>& win,
-                    const std::shared_ptr<TableCache>& tables) {
-  const size_t k = a.candidates > 0 ? std::min<size_t>(a.candidates, ranked.size()) : ranked.size();
-  std::vector<Action> candidates;
-  for (size_t i = 0; i < k; ++i) candidates.push_back(ranked[i].action);
-  Game game = OrFail(GameOfWinQuery(QueryOf(a, sheet, rules), roll, a.rerolls));
-  RolloutOptions o;
-  o.trials = a.rollouts;
-  o.policy = absl::AsciiStrToLower(a.policy);
-  o.seed = a.seed;
-  o.threads = a.threads;
-  o.time_ms = a.time_ms;
-  o.tables = tables;
-  const RolloutResult r = OrFail(Rollout(game, candidates, o));
-  auto fast = [&](const Action& action, double* estimate, double* value) {
-    for (size_t i = 0; i < ranked.size(); ++i)
-      if (ranked[i].action == action) *estimate = win[i], *value = ranked[i].value;
-  };
-  if (a.json) {
-    std::string s = absl::StrFormat(R"({"sheet":"%s","roll":"%s","rerolls":%d,"opponents":[)",
-                                    FormatSheet(sheet), FormatDice(roll), a.rerolls);
-    for (size_t i = 0; i < a.opponents.size(); ++i)
-      absl::StrAppendFormat(&s, R"(%s"%s")", i ? "," : "", FormatSheet(*ParseSheet(a.opponents[i])));
-    absl::StrAppendFormat(&s,
-                          R"(],"last_round":%s,"rollouts":{"trials":%d,"policy":"%s","seed":%d,"candidates":%d,"timed_out":%s},"actions":[)",
-                          a.last_round ? "true" : "false", a.rollouts, o.policy, a.seed, k,
-                          r.timed_out ? "true" : "false");
-    for (size_t i = 0; i < r.candidates.size(); ++i) {
-      const RolloutCandidate& c = r.candidates[i];
-      double estimate = 0, value = 0;
-      fast(c.action, &estimate, &value);
-      absl::StrAppendFormat(
-          &s,
-          R"(%s{"action":"%s","rollout":{"trials":%d,"win":%.6f,"win_ci95":[%.6f,%.6f],"margin":%.6f,"margin_ci95":[%.6f,%.6f],"dropped":%s},"win":%.6f,"value":%.6f})",
-          i ? "," : "", FormatAction(c.action), c.trials, c.win, c.win_low, c.win_high, c.margin,
-          c.margin_low, c.margin_high, c.dropped ? "true" : "false", estimate, value);
-    }
-    std::printf("%s]}\n", s.c_str());
-    return;
-  }
-  std::printf("sheet %s  roll %s  rerolls left %d\n", FormatSheet(sheet).c_str(),
-              FormatDice(roll).c_str(), a.rerolls);
-  for (const std::string& opp : a.opponents) std::printf("opponent %s\n", opp.c_str());
-  std::printf("rollouts: the best %zu of %zu by expert's estimate, each played out %lld times by "
+// `--rollouts N`: the best K candidates by the fast estimate, played out.
+void PrintRolloutHint(const nlohmann::ordered_json& answer) {
+  const nlohmann::ordered_json& r = answer["rollouts"];
+  const int rerolls = answer["rerolls"].get<int>();
+  PrintPosition(answer);
+  std::printf("rollouts: the best %lld of %lld by expert's estimate, each played out %lld times by "
               "%s in every seat (same dice for every candidate, first roll rotated), seed %llu%s\n",
-              k, ranked.size(), static_cast<long long>(a.rollouts), o.policy.c_str(),
-              static_cast<unsigned long long>(a.seed),
-              r.timed_out ? "; stopped by --time-ms" : "");
+              r["candidates"].get<long long>(), answer["count"].get<long long>(),
+              r["trials"].get<long long>(), r["policy"].get<std::string>().c_str(),
+              r["seed"].get<unsigned long long>(),
+              r["timed_out"].get<bool>() ? "; stopped by --time-ms" : "");
   std::printf("win: rollout win share with its 95%% interval; margin: mean final score minus the "
               "best opponent's; estimate: the fast estimate, calibrated on self-play (docs/AI.md)\n");
-  const char* what = ChoiceHeading(a.rerolls, ranked);
-  std::printf("%4s  %-12s %8s %19s %8s %7s %9s\n", "rank", what, "win", "95% CI", "margin",
-              "trials", "estimate");
-  for (size_t i = 0; i < r.candidates.size(); ++i) {
-    const RolloutCandidate& c = r.candidates[i];
-    double estimate = 0, value = 0;
-    fast(c.action, &estimate, &value);
+  const nlohmann::ordered_json& actions = answer["actions"];
+  std::printf("%4s  %-12s %8s %19s %8s %7s %9s\n", "rank", ChoiceHeading(rerolls, actions), "win",
+              "95% CI", "margin", "trials", "estimate");
+  for (size_t i = 0; i < actions.size(); ++i) {
+    const nlohmann::ordered_json& c = actions[i]["rollout"];
     std::printf("%4zu  %-12s %7.2f%% [%6.2f%%, %6.2f%%] %8.2f %7lld %8.2f%%%s\n", i + 1,
-                ShownAction(c.action, a.rerolls).c_str(), 100 * c.win, 100 * c.win_low,
-                100 * c.win_high, c.margin, static_cast<long long>(c.trials), 100 * estimate,
-                c.dropped ? "  (dropped: clearly behind)" : "");
+                ShownAction(actions[i], rerolls).c_str(), 100 * Number(c, "win"),
+                100 * c["win_ci95"][0].get<double>(), 100 * c["win_ci95"][1].get<double>(),
+                Number(c, "margin"), c["trials"].get<long long>(), 100 * Number(actions[i], "win"),
+                c["dropped"].get<bool>() ? "  (dropped: clearly behind)" : "");
   }
 }
 
-// With opponents, the sd beside each action's value: the solitaire-optimal
-// play on the mover's sheet (its blocked rows) whose mean the value is. None
-// on the last turn of a sheet with two closed columns (R5.2): spread tables
-// cover live positions only.
-absl::StatusOr<std::vector<ActionMoments>> MultiplayerMoments(
-    const HintArgs& a, const SolitaireTable& table, const Sheet& sheet, const Dice& roll,
-    const std::vector<RankedAction>& ranked) {
-  if (absl::Status live = SpreadCoversSheet(sheet); !live.ok()) return live;
-  absl::StatusOr<SpreadTable> spreads = LoadOrBuildSpreadTable(table, a.table);
-  if (!spreads.ok()) return spreads.status();
-  return RankedMoments(table, *spreads, sheet, roll, a.rerolls, ranked);
-}
-
-void RunMultiplayerHint(const HintArgs& a, const SolitaireTable& table, const Sheet& sheet,
-                        const Dice& roll, const Rules& rules, std::vector<RankedAction>& ranked) {
-  const std::shared_ptr<TableCache> tables = CommandTableCache(a.table_cache_mb);
-  const std::vector<double> win = ExpertEstimates(a, sheet, roll, rules, ranked, tables);
-  if (a.rollouts > 0) return RunRolloutHint(a, sheet, roll, rules, ranked, win, tables);
-  size_t shown = a.top > 0 ? std::min<size_t>(a.top, ranked.size()) : ranked.size();
-  const absl::StatusOr<std::vector<ActionMoments>> moments =
-      MultiplayerMoments(a, table, sheet, roll, ranked);
-  if (a.json) {
-    std::string s = absl::StrFormat(R"({"sheet":"%s","roll":"%s","rerolls":%d,"opponents":[)",
-                                    FormatSheet(sheet), FormatDice(roll), a.rerolls);
-    for (size_t i = 0; i < a.opponents.size(); ++i)
-      absl::StrAppendFormat(&s, R"(%s"%s")", i ? "," : "", FormatSheet(*ParseSheet(a.opponents[i])));
-    absl::StrAppendFormat(&s, R"(],"last_round":%s,"actions":[)",
-                          a.last_round ? "true" : "false");
-    for (size_t i = 0; i < shown; ++i) {
-      absl::StrAppendFormat(&s, R"(%s{"action":"%s","win":%.6f,"value":%.6f)", i ? "," : "",
-                            FormatAction(ranked[i].action), win[i], ranked[i].value);
-      if (moments.ok()) absl::StrAppendFormat(&s, R"(,"sd":%.6f)", (*moments)[i].sd);
-      s += "}";
-    }
-    s += "]";
-    if (!moments.ok())
-      absl::StrAppendFormat(&s, R"(,"sd_error":%s)",
-                            nlohmann::json(std::string(moments.status().message())).dump());
-    std::printf("%s}\n", s.c_str());
-    return;
-  }
-  std::printf("sheet %s  roll %s  rerolls left %d\n", FormatSheet(sheet).c_str(),
-              FormatDice(roll).c_str(), a.rerolls);
-  for (const std::string& o : a.opponents) std::printf("opponent %s\n", o.c_str());
-  std::printf("ranked by expert's estimate of the probability of winning%s, then value, then "
-              "fewer dice rerolled; value: expected final score (solitaire-optimal), sd: its "
-              "standard deviation under that play\n",
-              a.last_round ? " (last round: exact)" : "");
-  std::printf("win: the fast estimate, calibrated on self-play (docs/AI.md); --rollouts N plays "
-              "the candidates out for a win share with its 95%% interval\n");
-  if (!moments.ok())
-    std::printf("sd: not available: %s\n", std::string(moments.status().message()).c_str());
-  const char* what = ChoiceHeading(a.rerolls, ranked);
-  std::printf("%4s  %-12s %8s %12s", "rank", what, "win", "value");
-  if (moments.ok()) std::printf(" %10s", "sd");
-  std::printf("\n");
-  for (size_t i = 0; i < shown; ++i) {
-    const std::string name = ShownAction(ranked[i].action, a.rerolls);
-    std::printf("%4zu  %-12s %7.2f%% %12.6f", i + 1, name.c_str(), 100 * win[i],
-                ranked[i].value);
-    if (moments.ok()) std::printf(" %10.6f", (*moments)[i].sd);
-    std::printf("\n");
-  }
-  if (shown < ranked.size()) std::printf("(%zu more; --top 0 shows all)\n", ranked.size() - shown);
-}
-
-void RunHint(const HintArgs& a) {
-  if (a.top < 0)
-    throw UsageError{absl::StrCat("--top must be 0 (show all) or a number of actions; got ", a.top)};
-  Sheet sheet = OrFail(ParseSheet(a.sheet));
-  Dice roll = OrFail(ParseRoll(a.roll));
-  Rules rules = OrFail(ParseRules(a.rules));
-  const Objective objective = OrFail(ParseObjective(a.objective));
-  if (objective.is_target() && !a.opponents.empty())
-    throw UsageError{"--objective target=X is a solitaire objective (the final score to reach); "
-                     "with --opponent hints rank by the chance of winning: leave one out"};
-  if (!a.opponents.empty()) {  // before any table is read: an impossible position gets its reason
-    std::vector<Sheet> opponents;
-    for (const std::string& text : a.opponents) opponents.push_back(OrFail(ParseSheet(text)));
-    OrFail(CheckMoverAndOpponents(sheet, opponents, rules, a.last_round));
-  }
-  SolitaireTable table = TableForSheet(sheet, rules, a.table, objective);
-  // With opponents a sheet with two closed columns may still play the last
-  // round (R5.2); alone, its game is over.
-  std::vector<RankedAction> ranked = OrFail(RankActions(
-      table, sheet, roll, a.rerolls,
-      a.opponents.empty() ? FinishedSheet::kRefuse : FinishedSheet::kLastTurns));
-  if (!a.opponents.empty()) {
-    RunMultiplayerHint(a, table, sheet, roll, rules, ranked);
-    return;
-  }
-  size_t shown = a.top > 0 ? std::min<size_t>(a.top, ranked.size()) : ranked.size();
-  // The expected final score and its standard deviation after each action,
-  // the table's policy playing on; for a target the mean is shown beside the
-  // value (the probability).
-  // As the engine's hint: without its spread table the hint is still
-  // given, with the reason instead of the sd (and mean) column.
-  const absl::StatusOr<SpreadTable> spreads = LoadOrBuildSpreadTable(table, a.table);
-  const absl::StatusOr<std::vector<ActionMoments>> moments_or =
-      spreads.ok() ? RankedMoments(table, *spreads, sheet, roll, a.rerolls, ranked)
-                   : absl::StatusOr<std::vector<ActionMoments>>(spreads.status());
-  const std::vector<ActionMoments> moments =
-      moments_or.ok() ? *moments_or : std::vector<ActionMoments>{};
-  const bool has_moments = moments_or.ok();
+// The ranking as a table: the answer's actions (all of them: `top` cuts the
+// table, not the question), with the win estimate against opponents, or
+// alone the loss against the best and a target's mean.
+void PrintHintTable(const nlohmann::ordered_json& answer, int top, Objective objective) {
+  if (answer.contains("rollouts")) return PrintRolloutHint(answer);
+  const bool multi = answer.contains("opponents");
+  const int rerolls = answer["rerolls"].get<int>();
+  const nlohmann::ordered_json& actions = answer["actions"];
+  const bool has_moments = !answer.contains("sd_error");
   const bool show_mean = objective.is_target() && has_moments;
-  if (a.json) {
-    std::string s = absl::StrFormat(R"({"sheet":"%s","roll":"%s","rerolls":%d,)", FormatSheet(sheet),
-                                    FormatDice(roll), a.rerolls);
-    if (objective.is_target()) absl::StrAppendFormat(&s, R"("objective":"%s",)", FormatObjective(objective));
-    s += R"("actions":[)";
-    for (size_t i = 0; i < shown; ++i) {
-      absl::StrAppendFormat(&s, R"(%s{"action":"%s","value":%.6f)", i ? "," : "",
-                            FormatAction(ranked[i].action), ranked[i].value);
-      if (show_mean) absl::StrAppendFormat(&s, R"(,"mean":%.6f)", moments[i].mean);
-      if (has_moments) absl::StrAppendFormat(&s, R"(,"sd":%.6f)", moments[i].sd);
-      s += "}";
-    }
-    s += "]";
-    if (!has_moments)
-      absl::StrAppendFormat(&s, R"(,"sd_error":%s)",
-                            nlohmann::json(std::string(moments_or.status().message())).dump());
-    std::printf("%s}\n", s.c_str());
-    return;
-  }
-  std::printf("sheet %s  roll %s  rerolls left %d\n", FormatSheet(sheet).c_str(),
-              FormatDice(roll).c_str(), a.rerolls);
-  if (objective.is_target())
+  PrintPosition(answer);
+  if (multi) {
+    std::printf("ranked by expert's estimate of the probability of winning%s, then value, then "
+                "fewer dice rerolled; value: expected final score (solitaire-optimal), sd: its "
+                "standard deviation under that play\n",
+                answer["last_round"].get<bool>() ? " (last round: exact)" : "");
+    std::printf("win: the fast estimate, calibrated on self-play (docs/AI.md); --rollouts N plays "
+                "the candidates out for a win share with its 95%% interval\n");
+  } else if (objective.is_target()) {
     std::printf("objective %s: value is the probability that the final score is at least %d, "
                 "playing for it\n",
                 FormatObjective(objective).c_str(), objective.target);
+  }
   if (!has_moments)
-    std::printf("sd: not available: %s\n", std::string(moments_or.status().message()).c_str());
-  const char* what = ChoiceHeading(a.rerolls, ranked);
-  std::printf("%4s  %-12s %12s %10s", "rank", what, "value", "loss");
+    std::printf("sd: not available: %s\n", answer["sd_error"].get<std::string>().c_str());
+  std::printf("%4s  %-12s", "rank", ChoiceHeading(rerolls, actions));
+  if (multi) std::printf(" %8s", "win");
+  std::printf(" %12s", "value");
+  if (!multi) std::printf(" %10s", "loss");
   if (show_mean) std::printf(" %12s", "mean");
   if (has_moments) std::printf(" %10s", "sd");
   std::printf("\n");
+  const size_t shown = top > 0 ? std::min<size_t>(top, actions.size()) : actions.size();
   for (size_t i = 0; i < shown; ++i) {
-    const std::string name = ShownAction(ranked[i].action, a.rerolls);
-    std::printf("%4zu  %-12s %12.6f %10.6f", i + 1, name.c_str(), ranked[i].value,
-                ranked.front().value - ranked[i].value);
-    if (show_mean) std::printf(" %12.6f", moments[i].mean);
-    if (has_moments) std::printf(" %10.6f", moments[i].sd);
+    const nlohmann::ordered_json& a = actions[i];
+    std::printf("%4zu  %-12s", i + 1, ShownAction(a, rerolls).c_str());
+    if (multi) std::printf(" %7.2f%%", 100 * Number(a, "win"));
+    std::printf(" %12.6f", Number(a, "value"));
+    if (!multi) std::printf(" %10.6f", Number(actions[0], "value") - Number(a, "value"));
+    if (show_mean) std::printf(" %12.6f", Number(a, "mean"));
+    if (has_moments) std::printf(" %10.6f", Number(a, "sd"));
     std::printf("\n");
   }
-  if (shown < ranked.size()) std::printf("(%zu more; --top 0 shows all)\n", ranked.size() - shown);
+  if (shown < actions.size()) std::printf("(%zu more; --top 0 shows all)\n", actions.size() - shown);
+}
+
+// The hint of every door (protocol/hint.h): the flags read into its
+// question, its answer printed (--json) or drawn as a table.
+void RunHint(const HintArgs& a) {
+  if (a.top < 0)
+    throw UsageError{absl::StrCat("--top must be 0 (show all) or a number of actions; got ", a.top)};
+  protocol::HintQuestion q;
+  q.sheet = OrFail(ParseSheet(a.sheet));
+  q.roll = OrFail(ParseRoll(a.roll));
+  q.rerolls = a.rerolls;
+  q.rules = OrFail(ParseRules(a.rules));
+  q.objective = OrFail(ParseObjective(a.objective));
+  if (q.objective.is_target() && !a.opponents.empty())
+    throw UsageError{"--objective target=X is a solitaire objective (the final score to reach); "
+                     "with --opponent hints rank by the chance of winning: leave one out"};
+  for (const std::string& text : a.opponents) q.opponents.push_back(OrFail(ParseSheet(text)));
+  q.last_round = a.last_round;
+  q.seat = a.seat;
+  q.turns = a.turns;
+  q.table = a.table;
+  q.top = a.json ? a.top : 0;
+  if (a.rollouts > 0) {
+    q.rollouts.trials = a.rollouts;
+    q.rollouts.candidates = a.candidates;
+    q.rollouts.time_ms = a.time_ms;  // 0: no bound at a terminal
+    q.rollouts.policy = absl::AsciiStrToLower(a.policy);
+    q.rollouts.seed = a.seed;
+    q.rollouts.threads = a.threads;
+  }
+  protocol::SessionOptions options;  // the table folder's tables, built on first use
+  options.table_cache_mb = a.table_cache_mb;
+  protocol::Session session(options);
+  nlohmann::ordered_json answer;
+  try {
+    answer = protocol::AnswerHint(session, q);
+  } catch (const protocol::EngineError& e) {
+    throw UsageError{e.message};
+  }
+  if (a.json) {
+    std::printf("%s\n", answer.dump().c_str());
+    return;
+  }
+  PrintHintTable(answer, a.top, q.objective);
 }
 
 }  // namespace
