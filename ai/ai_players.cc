@@ -20,9 +20,6 @@
 namespace penk {
 namespace {
 
-// Keep values computed along different paths of the lattice may differ in the
-// last bits; closer than this they are a tie.
-constexpr double kTieTolerance = 1e-12;
 // Tie-breakers added to win-probability leaves, far below any real difference
 // of probability: prefer a higher final score, then a higher worth margin,
 // then more circled cells. Markings often tie on the rest (a cell that scores
@@ -33,23 +30,6 @@ constexpr double kTieTolerance = 1e-12;
 constexpr double kFinalScoreTieBreak = 1e-9;
 constexpr double kMarginTieBreak = 1e-7;
 constexpr double kCircledTieBreak = 1e-10;
-
-// The best keep of `roll` with `rerolls` left in a solved turn; stopping
-// (all six dice, R2.2) first on ties, then DiceSpace::SubKeeps order.
-Dice BestKeep(const TurnValues& t, const Dice& roll, int rerolls) {
-  const DiceSpace& space = DiceSpace::Get();
-  const int r = space.RollIndex(roll);
-  int best = r + kNumKeepsBelowSix;
-  double best_value = t.KeepValue(rerolls, r, best);
-  for (int16_t k : space.SubKeeps(r)) {
-    const double v = t.KeepValue(rerolls, r, k);
-    if (v > best_value + kTieTolerance) {
-      best = k;
-      best_value = v;
-    }
-  }
-  return space.keep(best);
-}
 
 // Standard normal distribution function.
 double Phi(double x) { return 0.5 * std::erfc(-x * M_SQRT1_2); }
@@ -116,19 +96,20 @@ Action OptimalPlayer::Decide(const Game& game) {
   const Sheet& sheet = game.sheet(game.current());
   Solve(sheet, game.rules());
   if (game.phase() == Phase::kKeep)
-    return Action::Keep(BestKeep(*turn_, game.dice(), game.rerolls_left()));
+    return Action::Keep(DiceSpace::Get().keep(
+        turn_->BestKeep(game.rerolls_left(), DiceSpace::Get().RollIndex(game.dice()))));
   const std::vector<uint32_t> markings = LegalMarkings(sheet, game.dice());
   if (!markings.empty()) {
     uint32_t best = markings.front();
     double best_value = MarkValue(best);
     for (uint32_t cells : markings)
-      if (double v = MarkValue(cells); v > best_value + kTieTolerance) best = cells, best_value = v;
+      if (double v = MarkValue(cells); v > best_value) best = cells, best_value = v;
     return Action::Mark(best);
   }
   int best = 0;
   double best_value = 0;
   for (int v : FailureColumns(sheet))  // R3.5
-    if (double x = FailValue(v); best == 0 || x > best_value + kTieTolerance) best = v, best_value = x;
+    if (double x = FailValue(v); best == 0 || x > best_value) best = v, best_value = x;
   return Action::Fail(best);
 }
 

@@ -14,14 +14,6 @@
 #include "ai/master.h"
 
 namespace penk {
-namespace {
-
-// Keep values computed along different paths of the lattice may differ in the
-// last bits; closer than this they are a tie.
-constexpr double kTieTolerance = 1e-9;
-
-}  // namespace
-
 GreedyBot::GreedyBot() : turn_(std::make_unique<TurnValues>()) {}
 
 int GreedyBot::Gain(const Sheet& sheet, uint32_t cells, const Rules& rules) {
@@ -81,18 +73,8 @@ Dice GreedyBot::ChooseKeep(const Sheet& sheet, const Dice& roll, int rerolls,
                            const Rules& rules) {
   const TurnValues& t = SolvedTurn(sheet, rules);
   const DiceSpace& space = DiceSpace::Get();
-  const int r = space.RollIndex(roll);
-  // R2.2: keeping all six dice is stopping; it is considered first so that a
-  // tie goes to stopping.
-  int best = r + kNumKeepsBelowSix;
-  double best_value = t.KeepValue(rerolls, r, best);
-  for (int16_t k : space.SubKeeps(r)) {
-    double v = t.KeepValue(rerolls, r, k);
-    if (v > best_value + kTieTolerance) {
-      best = k;
-      best_value = v;
-    }
-  }
+  // The one keep rule of every player and of the advisor (TurnValues::BestKeep).
+  const int best = t.BestKeep(rerolls, space.RollIndex(roll));
   return space.keep(best);
 }
 

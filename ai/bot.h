@@ -40,8 +40,8 @@ class GreedyBot : public Player {
 
   // The pieces of Decide, usable on hand-made positions.
   // The keep maximising TurnValues::KeepValue over the distinct sub-multisets
-  // of `roll` with `rerolls` (1 or 2) rerolls left; on a tie, stopping first,
-  // then the first keep in DiceSpace::SubKeeps order.
+  // of `roll` with `rerolls` (1 or 2) rerolls left, ties broken as
+  // TurnValues::BestKeep breaks them (the one keep rule).
   Dice ChooseKeep(const Sheet& sheet, const Dice& roll, int rerolls, const Rules& rules);
   // The legal marking of `roll` with the best Gain (ties: canonical order,
   // R7.4), or when there is none the failure of ChooseFailureColumn.

@@ -46,8 +46,11 @@ struct TurnValues {
   // (exactly roll[n][r]); among equal values, stopping (R2.2), then the keep
   // that rerolls the fewest dice, then lower faces (canonical keep order):
   // what a player asking for advice expects.
-  // The advisor (RankActions) and the exact score distributions break ties
-  // this way; the AIs keep their own, measured rules (docs/AI.md).
+  // The one keep rule: the advisor (RankActions), the exact score
+  // distributions (BestKeeps), greedy and the solitaire player choose by it,
+  // so `optimal` plays exactly the policy whose distribution `penk
+  // distribution --policy optimal` gives. Values are compared exactly: a
+  // tolerance would make the scan disagree with BestKeeps' vector selects.
   int BestKeep(int n, int roll_index) const;
 };
 

@@ -333,8 +333,10 @@ TEST(RolloutTest, ForcedWinFromTheOtherSide) {
 }
 
 TEST(RolloutTest, SameResultWhateverTheThreadCountAndDropsTheClearlyWorse) {
-  // An early position of a two-player game: greedy plays it out.
-  Game game = *Game::Create(2, Rules{}, 17);
+  // An early position of a two-player game: greedy plays it out. Seed 18's
+  // first roll has keeps 3 standard errors behind the best after 72 trials
+  // (seed 17's had, until greedy took the one keep rule, issue 24).
+  Game game = *Game::Create(2, Rules{}, 18);
   std::vector<Action> legal = game.LegalActions();
   RolloutOptions o;
   o.policy = "greedy";
