@@ -297,5 +297,19 @@ TEST_F(SolverCliTest, RefusalsAreOneLine) {
   EXPECT_TRUE(ReadTable(*table_path_, Rules{}).ok());
 }
 
+// Issue 24: a partial table is never written to the default path, which
+// every door and player reads as the whole game's values.
+TEST_F(SolverCliTest, APartialTableIsNeverWrittenToTheDefaultPath) {
+  const std::string folder = *dir_ + "/defaults";
+  ::setenv("PENK_TABLE_DIR", folder.c_str(), 1);
+  Outcome r = Penk("tables build --max-free 6");
+  ::unsetenv("PENK_TABLE_DIR");
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
+  EXPECT_NE(r.err.find("--max-free 6 makes a partial table"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--out FILE"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(folder)) << "nothing may be written";
+}
+
 }  // namespace
 }  // namespace penk

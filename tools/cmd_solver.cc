@@ -89,6 +89,13 @@ void RunTablesBuild(const TableArgs& a) {
   if (a.all) return RunTablesBuildAll(a, rules, objective);
   if (!a.table_dir.empty()) throw UsageError{"--table-dir goes with --all (else use --out)"};
   const uint32_t blocked = ParseBlockedRows(a.blocked);
+  // The default path holds full tables only: every door and player reads
+  // it as the whole game's values (issue 24).
+  if (a.max_free < kRows * kColumns && a.out.empty())
+    throw UsageError{absl::StrCat("--max-free ", a.max_free,
+                                  " makes a partial table (positions with at most ", a.max_free,
+                                  " free cells): give it a file of its own with --out FILE; "
+                                  "the default path holds full tables only")};
   std::string path = a.out.empty() ? DefaultTablePath(rules, blocked, objective) : a.out;
   std::error_code ec;
   std::filesystem::path dir = std::filesystem::path(path).parent_path();
