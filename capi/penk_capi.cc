@@ -199,10 +199,11 @@ extern "C" {
 
 const char* penk_version(void) { return penk::protocol::kEngineVersion; }
 int penk_api_version(void) { return PENK_API_VERSION; }
-int penk_level_count(void) { return static_cast<int>(std::size(penk::kBotNames)); }
+// The levels of hello's "levels" and "level_info" (aliases are not levels).
+int penk_level_count(void) { return static_cast<int>(std::size(penk::kLevels)); }
 const char* penk_level_name(int index) {
   if (index < 0 || index >= penk_level_count()) return nullptr;
-  return penk::kBotNames[index];
+  return penk::kLevels[index].name;
 }
 const char* penk_status_name(int status) {
   if (status == PENK_OK) return "ok";

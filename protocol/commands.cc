@@ -206,7 +206,9 @@ json CmdHello(Session& s, const Request&) {
   for (const Command& c : Commands()) commands.push_back(c.name);
   json seats = json::array({"human"});
   for (const std::string& l : s.Levels()) seats.push_back(l);
-  json info = json::array();
+  // "levels": the levels (level_info's names), one name each; aliases are
+  // accepted wherever a level is (they are in "seats") but are not levels.
+  json info = json::array(), levels = json::array();
   for (const LevelInfo& l : kLevels) {
     const std::vector<std::string> allowed = s.Levels();
     if (std::find(allowed.begin(), allowed.end(), l.name) == allowed.end()) continue;
@@ -214,6 +216,7 @@ json CmdHello(Session& s, const Request&) {
     if (*l.alias) aliases.push_back(l.alias);
     // Strength (docs/AI.md, the ladder): logistic Elo in two-player games,
     // greedy = 0, with its 95% interval, measured by `penk match`.
+    levels.push_back(l.name);
     info.push_back({{"name", l.name},
                     {"aliases", aliases},
                     {"description", l.description},
@@ -224,7 +227,7 @@ json CmdHello(Session& s, const Request&) {
           {"version", kEngineVersion},
           {"protocol", kProtocolVersion},
           {"commands", commands},
-          {"levels", s.Levels()},
+          {"levels", levels},
           {"level_info", info},
           {"seats", seats},
           {"rules",

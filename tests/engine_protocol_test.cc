@@ -94,10 +94,13 @@ TEST(EngineProtocol, HelloNamesVersionAndLevels) {
   EXPECT_EQ(h["name"], "penk");
   EXPECT_EQ(h["version"], kEngineVersion);
   EXPECT_EQ(h["protocol"], kProtocolVersion);
-  std::vector<std::string> levels;
-  for (const char* n : kBotNames) levels.push_back(n);
-  EXPECT_EQ(h["levels"], json(levels));
-  EXPECT_EQ(h["seats"][0], "human");
+  // One meaning (issue 24): "levels" are the levels, weakest first, one name
+  // each; "seats" every name a seat takes, aliases included.
+  EXPECT_EQ(h["levels"], json({"random", "solitaire", "greedy", "expert", "master"}));
+  EXPECT_EQ(h["seats"], json({"human", "bot", "greedy", "random", "solitaire", "optimal",
+                              "expert", "master"}));
+  for (size_t i = 0; i < h["level_info"].size(); ++i)
+    EXPECT_EQ(h["level_info"][i]["name"], h["levels"][i]);
   EXPECT_EQ(h["rules"]["default"], FormatRules(Rules{}));
   EXPECT_EQ(h["rules"]["variants"]["penk-lines"], json({"all", "columns"}));
   EXPECT_EQ(h["commands"].size(), 11u);
