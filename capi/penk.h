@@ -61,8 +61,12 @@ extern "C" {
  * not fit for the retry instead of running the request again, JSON nested
  * deeper than 32 levels is refused, turns are 0..1000, PENK_E_CANCELLED
  * (12) names the protocol's "cancelled"; every call of version 4 is
- * unchanged. */
-#define PENK_API_VERSION 5
+ * unchanged.
+ * 6 (issue 24): penk_level_count/penk_level_name list the five levels
+ * (hello's "levels"), no longer their aliases "bot" and "optimal" (still
+ * accepted as seats); hint JSON gains "count" (the number of actions
+ * ranked); every other call is unchanged. */
+#define PENK_API_VERSION 6
 
 /* Status codes; the same numbers as the protocol's error codes. */
 typedef enum penk_status {
