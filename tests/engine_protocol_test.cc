@@ -450,6 +450,13 @@ TEST(EngineProtocol, FailureIsAnAction) {
 
 class EngineTables : public testing::Test {
  protected:
+  // A session reading the tables of `dir` and building none.
+  static SessionOptions FolderOnly(const std::string& dir) {
+    SessionOptions o;
+    o.table_dir = dir;
+    o.build.allow = false;
+    return o;
+  }
   json Hint(Session& s, json fields) {
     fields["id"] = 1;
     fields["cmd"] = "hint";
@@ -556,10 +563,7 @@ TEST_F(EngineTables, HintWithOpponentsEqualsPenkHintOpponent) {
   // from a table folder holding the small table under the default name, for
   // the engine (its session's table cache) and the CLI (PENK_TABLE_DIR) alike.
   const std::string dir = SmallTableDir("mp");
-  SessionOptions o;
-  o.table_dir = dir;
-  o.build.allow = false;
-  Session s(o);
+  Session s(FolderOnly(dir));
   // A position a game can reach (R4.2): no line completed on either sheet.
   const char* mover = "oooo./ooo.o/oo.oo/o.ooo/.oooo";
   const char* opponent = ".oooo/o.ooo/oo.oo/ooo.o/oooo.";
@@ -657,18 +661,16 @@ TEST_F(EngineTables, HintWithOpponentsEqualsPenkHintOpponent) {
   std::filesystem::remove_all(dir);
 }
 
-// One hint, every door (issue 24): for positions of real games (greedy
-// play with random moves, 0-3 opponents, the last round when it comes), the engine's
-// hint and `penk hint --json` with the same question are one object; with
-// rollouts too (hint by game against the stateless hint: the test below). The questions are the mover's late
-// positions, which the small table covers; a position needing a table the
-// folder lacks is skipped (the engine builds none here, and the CLI would).
+// One hint, every door (issue 24): for positions of real games (greedy play
+// with random moves, 0-3 opponents, the last round when it comes), the
+// engine's hint and `penk hint --json` with the same question are one
+// object; with rollouts too (hint by game against the stateless hint: the
+// test below). The questions are the mover's late positions, which the
+// small table covers; a position needing a table the folder lacks is
+// skipped (the engine builds none here, and the CLI would).
 TEST_F(EngineTables, CliAndEngineGiveOneHintOnManyPositions) {
   const std::string dir = SmallTableDir("doors");
-  SessionOptions o;
-  o.table_dir = dir;
-  o.build.allow = false;
-  Session s(o);
+  Session s(FolderOnly(dir));
   // The CLI builds the folder's spread table and saves it; the engine, not
   // building, then reads it: both give each action's sd.
   RunPenk("hint --json --roll 12345J --sheet " + std::string(kSmallSheet), "PENK_TABLE_DIR=" + dir);
@@ -734,10 +736,7 @@ TEST_F(EngineTables, CliAndEngineGiveOneHintOnManyPositions) {
 
 TEST_F(EngineTables, HintByGameEqualsTheStatelessHintAndBestActionSaysHowGood) {
   const std::string dir = SmallTableDir("bygame");
-  SessionOptions o;
-  o.table_dir = dir;
-  o.build.allow = false;
-  Session s(o);
+  Session s(FolderOnly(dir));
   const char* mover = "oooo./ooo.o/oo.oo/o.ooo/.oooo";
   const char* opponent = ".oooo/o.ooo/oo.oo/ooo.o/oooo.";
   // Solitaire: a position with a roll and one reroll left.
@@ -795,10 +794,7 @@ TEST_F(EngineTables, ALastRoundTurnWithTwoClosedColumnsIsAdvised) {
       SmallTable(1u << 4),
       dir + "/" + std::filesystem::path(DefaultTablePath(Rules{}, 1u << 4)).filename().string(),
       std::filesystem::copy_options::overwrite_existing);
-  SessionOptions o;
-  o.table_dir = dir;
-  o.build.allow = false;
-  Session s(o);
+  Session s(FolderOnly(dir));
   const char* first = "oooo./ooo.o/oo.oo/o.ooo/ooooo";
   const char* closed = "xoooo/xoooo/xoo.o/x.oo./xxxxx";
   json g = Call(s, {{"id", 1}, {"cmd", "new_game"}, {"players", {"human", "human"}}, {"seed", 1},
@@ -930,10 +926,7 @@ TEST_F(EngineTables, DefaultTableLoadsLazilyFromTableDir) {
       std::filesystem::path(DefaultTablePath(Rules{}, 0)).filename().string();
   std::filesystem::copy_file(SmallTable(), dir + "/" + name,
                              std::filesystem::copy_options::overwrite_existing);
-  SessionOptions o;
-  o.table_dir = dir;
-  o.build.allow = false;
-  Session s(o);
+  Session s(FolderOnly(dir));
   json r = Value(s, {{"sheet", kSmallSheet}});
   ASSERT_TRUE(r.contains("result")) << r;
   json h = Hint(s, {{"sheet", kSmallSheet}, {"roll", "3335JJ"}});
