@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The transcript of docs/PROTOCOL.md is what the engine answers today (issue
+# 22 item 6): tools/protocol_transcript.sh replays its requests through the
+# real `penk engine` and the replies must be the documented ones, line for
+# line, so the document cannot go stale. On a difference: run
+# `tools/protocol_transcript.sh` and paste its output over the transcript.
+# Usage: protocol_transcript_test.sh SOURCE_DIR PENK_BINARY
+set -euo pipefail
+root=$1
+penk=$2
+doc=$root/docs/PROTOCOL.md
+got=$(bash "$root/tools/protocol_transcript.sh" "$penk")
+want=$(grep -E '^[<>] \{' "$doc")
+[ -n "$want" ] || { echo "protocol_transcript: no transcript lines in $doc" >&2; exit 1; }
+if [ "$got" != "$want" ]; then
+  echo "protocol_transcript: docs/PROTOCOL.md's transcript differs from the engine's replies:" >&2
+  diff <(echo "$want") <(echo "$got") | head -20 >&2
+  exit 1
+fi
+echo "protocol_transcript: $(echo "$want" | wc -l) lines as documented"
