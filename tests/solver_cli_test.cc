@@ -132,6 +132,21 @@ TEST_F(SolverCliTest, HintTopLimitsTheTable) {
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '{'), 3);
 }
 
+// Issue 22: "11335J (stop)" is wider than the other keeps; the columns stay
+// in line (the header and every row end at the same column).
+TEST_F(SolverCliTest, HintTableColumnsStayInLine) {
+  Outcome r = Penk(absl::StrCat("hint --sheet ", kSheet, " --roll 11335J", T()));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> lines = Lines(r.out);
+  ASSERT_GE(lines.size(), 38u) << r.out;  // position, header, 36 keeps
+  bool stop_seen = false;
+  for (size_t i = 1; i < lines.size(); ++i) {
+    EXPECT_EQ(lines[i].size(), lines[1].size()) << lines[i];
+    stop_seen |= lines[i].find("(stop)") != std::string::npos;
+  }
+  EXPECT_TRUE(stop_seen) << r.out;
+}
+
 TEST_F(SolverCliTest, HintWithoutRerollsRanksMarkingsOrFailures) {
   Outcome r = Penk(absl::StrCat("hint --sheet ", kSheet, " --roll 11335J --rerolls 0 --json", T()));
   ASSERT_EQ(r.exit_code, 0) << r.err;

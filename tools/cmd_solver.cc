@@ -206,6 +206,15 @@ std::string ShownAction(const nlohmann::ordered_json& action, int rerolls) {
 
 double Number(const nlohmann::ordered_json& j, const char* key) { return j[key].get<double>(); }
 
+// The width of the action column: the longest name shown ("11335J (stop)"
+// is 13 characters), at least 12, so that every row stays in line.
+int ActionWidth(const nlohmann::ordered_json& actions, size_t shown, int rerolls) {
+  size_t width = 12;
+  for (size_t i = 0; i < shown && i < actions.size(); ++i)
+    width = std::max(width, ShownAction(actions[i], rerolls).size());
+  return static_cast<int>(width);
+}
+
 void PrintPosition(const nlohmann::ordered_json& answer) {
   std::printf("sheet %s  roll %s  rerolls left %d\n", answer["sheet"].get<std::string>().c_str(),
               answer["roll"].get<std::string>().c_str(), answer["rerolls"].get<int>());
@@ -227,11 +236,12 @@ void PrintRolloutHint(const nlohmann::ordered_json& answer) {
   std::printf("win: rollout win share with its 95%% interval; margin: mean final score minus the "
               "best opponent's; estimate: the fast estimate, calibrated on self-play (docs/AI.md)\n");
   const nlohmann::ordered_json& actions = answer["actions"];
-  std::printf("%4s  %-12s %8s %19s %8s %7s %9s\n", "rank", ChoiceHeading(rerolls, actions), "win",
+  const int w = ActionWidth(actions, actions.size(), rerolls);
+  std::printf("%4s  %-*s %8s %19s %8s %7s %9s\n", "rank", w, ChoiceHeading(rerolls, actions), "win",
               "95% CI", "margin", "trials", "estimate");
   for (size_t i = 0; i < actions.size(); ++i) {
     const nlohmann::ordered_json& c = actions[i]["rollout"];
-    std::printf("%4zu  %-12s %7.2f%% [%6.2f%%, %6.2f%%] %8.2f %7lld %8.2f%%%s\n", i + 1,
+    std::printf("%4zu  %-*s %7.2f%% [%6.2f%%, %6.2f%%] %8.2f %7lld %8.2f%%%s\n", i + 1, w,
                 ShownAction(actions[i], rerolls).c_str(), 100 * Number(c, "win"),
                 100 * c["win_ci95"][0].get<double>(), 100 * c["win_ci95"][1].get<double>(),
                 Number(c, "margin"), c["trials"].get<long long>(), 100 * Number(actions[i], "win"),
@@ -264,17 +274,18 @@ void PrintHintTable(const nlohmann::ordered_json& answer, int top, Objective obj
   }
   if (!has_moments)
     std::printf("sd: not available: %s\n", answer["sd_error"].get<std::string>().c_str());
-  std::printf("%4s  %-12s", "rank", ChoiceHeading(rerolls, actions));
+  const size_t shown = top > 0 ? std::min<size_t>(top, actions.size()) : actions.size();
+  const int w = ActionWidth(actions, shown, rerolls);
+  std::printf("%4s  %-*s", "rank", w, ChoiceHeading(rerolls, actions));
   if (multi) std::printf(" %8s", "win");
   std::printf(" %12s", "value");
   if (!multi) std::printf(" %10s", "loss");
   if (show_mean) std::printf(" %12s", "mean");
   if (has_moments) std::printf(" %10s", "sd");
   std::printf("\n");
-  const size_t shown = top > 0 ? std::min<size_t>(top, actions.size()) : actions.size();
   for (size_t i = 0; i < shown; ++i) {
     const nlohmann::ordered_json& a = actions[i];
-    std::printf("%4zu  %-12s", i + 1, ShownAction(a, rerolls).c_str());
+    std::printf("%4zu  %-*s", i + 1, w, ShownAction(a, rerolls).c_str());
     if (multi) std::printf(" %7.2f%%", 100 * Number(a, "win"));
     std::printf(" %12.6f", Number(a, "value"));
     if (!multi) std::printf(" %10.6f", Number(actions[0], "value") - Number(a, "value"));
