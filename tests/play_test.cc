@@ -20,6 +20,7 @@
 #include "engine/game.h"
 #include "engine/marking.h"
 #include "engine/sheet.h"
+#include "absl/strings/str_replace.h"
 #include "gtest/gtest.h"
 #include "tests/penk_process.h"
 #include "ai/bot.h"
@@ -253,6 +254,26 @@ TEST(playCli, BotsPlayAWholeGameDeterministically) {
   EXPECT_EQ(a.out, b.out);
   Result c = RunPenk("play --players bot,bot --seed 8");
   EXPECT_NE(a.out, c.out);
+}
+
+// --names (issue 22): who sits where, shown instead of "player N"; the game
+// is the same game.
+TEST(playCli, NamesLabelTheSeats) {
+  Result plain = RunPenk("play --players bot,bot --seed 7");
+  Result named = RunPenk("play --players bot,bot --seed 7 --names \"Ann, Bob\"");
+  ASSERT_EQ(named.exit_code, 0) << named.err;
+  EXPECT_NE(named.out.find("players: Ann (bot), Bob (bot)"), std::string::npos) << named.out;
+  EXPECT_NE(named.out.find("Ann (bot) marks"), std::string::npos);
+  EXPECT_EQ(named.out.find("player 1 (bot)"), std::string::npos);
+  const std::string score_line = plain.out.substr(plain.out.rfind("winner: "));
+  const std::string named_line = named.out.substr(named.out.rfind("winner: "));
+  EXPECT_EQ(absl::StrReplaceAll(score_line, {{"player 1", "Ann"}, {"player 2", "Bob"}}), named_line);
+  for (const char* bad : {"--names Ann", "--names Ann,,Bob", "--names \"Ann,$(printf '\\001')\""}) {
+    Result r = RunPenk(std::string("play --players bot,bot --seed 7 ") + bad);
+    EXPECT_EQ(r.exit_code, 2) << bad << r.out;
+    EXPECT_NE(r.err.find("--names"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "") << bad;
+  }
 }
 
 // --manual-dice: the same game as with the engine's dice when the players

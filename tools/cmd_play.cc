@@ -39,6 +39,7 @@
 #include "solver/solitaire_state.h"
 #include "solver/table_cache.h"
 #include "ai/win_ranking.h"
+#include "ai/name_options.h"
 #include "ai/player_list.h"
 #include "nlohmann/json.hpp"
 #include "protocol/errors.h"
@@ -51,6 +52,7 @@ namespace {
 
 struct PlayArgs {
   std::string players, rules;
+  std::string names;  // --names: one per seat, comma-separated (empty: none)
   uint64_t seed = 0;
   bool manual_dice = false;
   size_t table_cache_mb = TableCache::kDefaultCapMegabytes;
@@ -59,7 +61,28 @@ struct PlayArgs {
 struct Seat {
   std::string name;               // as given in --players (lower case)
   std::unique_ptr<Player> bot;    // null for a human
+  std::string person;             // --names: who sits there (empty: none given)
 };
+
+// --names "Ann,Bob": one name per seat, in seat order, each 1..100
+// printable characters without a comma; UsageError naming what is wrong.
+std::vector<std::string> ParseNames(absl::string_view text, size_t seats) {
+  std::vector<std::string> names;
+  for (absl::string_view part : absl::StrSplit(text, ',')) {
+    const std::string name(absl::StripAsciiWhitespace(part));
+    if (name.empty() || name.size() > kMaxPlayerNameLength)
+      throw UsageError{absl::StrCat("--names: each name is 1-", kMaxPlayerNameLength,
+                                    " characters; got ", QuotedInput(text))};
+    for (unsigned char ch : name)
+      if (ch < 0x20 || ch == 0x7f)
+        throw UsageError{absl::StrCat("--names: a name has a control character: ", QuotedInput(text))};
+    names.push_back(name);
+  }
+  if (names.size() != seats)
+    throw UsageError{absl::StrCat("--names: one name per player in --players (", seats,
+                                  "); got ", names.size(), " in ", QuotedInput(text))};
+  return names;
+}
 
 // "bot,human" -> validated, lower-case names; UsageError naming the bad entry.
 std::vector<std::string> ParseSeatList(absl::string_view text) {
@@ -70,6 +93,7 @@ std::vector<std::string> ParseSeatList(absl::string_view text) {
 }
 
 std::string Label(const std::vector<Seat>& seats, int p) {
+  if (!seats[p].person.empty()) return absl::StrCat(seats[p].person, " (", seats[p].name, ")");
   return absl::StrCat("player ", p + 1, " (", seats[p].name, ")");
 }
 
@@ -78,7 +102,8 @@ std::string Label(const std::vector<Seat>& seats, int p) {
 std::vector<std::string> SheetBlock(const Game& game, const std::vector<Seat>& seats, int p) {
   std::vector<std::string> lines;
   const bool to_play = !game.over() && game.current() == p;
-  lines.push_back(absl::StrCat("P", p + 1, " ", seats[p].name, to_play ? " (to play)" : ""));
+  lines.push_back(absl::StrCat("P", p + 1, " ", seats[p].person.empty() ? seats[p].name : seats[p].person,
+                               to_play ? " (to play)" : ""));
   lines.push_back("k pts 1 2 3 4 5");
   const Sheet& s = game.sheet(p);
   for (int k = 1; k <= kRows; ++k) {
@@ -371,9 +396,11 @@ void RunPlay(const PlayArgs& a, bool seed_given) {
     seed = static_cast<uint64_t>(
                std::chrono::system_clock::now().time_since_epoch() / std::chrono::nanoseconds(1)) %
            1000000000ULL;
+  const std::vector<std::string> people =
+      a.names.empty() ? std::vector<std::string>(names.size()) : ParseNames(a.names, names.size());
   std::vector<Seat> seats;
   for (size_t i = 0; i < names.size(); ++i) {
-    Seat seat{names[i], nullptr};
+    Seat seat{names[i], nullptr, people[i]};
     if (names[i] != "human")
       seat.bot =
           OrFail(MakeBot(names[i], rules, seed ^ (0x9e3779b97f4a7c15ULL * (i + 1)), tables));
@@ -476,6 +503,9 @@ void RegisterPlay(CLI::App& app) {
   CLI::Option* seed = play->add_option("--seed", args->seed,
                                        "random seed (default: from the clock; printed first)")
                              ->check(SeedNotNegative());
+  play->add_option("--names", args->names,
+                   "who sits in each seat, comma-separated in --players order (e.g. Ann,Bob): "
+                   "shown instead of \"player N\"");
   AddRulesOption(play, &args->rules);
   play->add_flag("--manual-dice", args->manual_dice,
                  "physical dice: before every roll, type the six dice on the table (for every "
