@@ -17,35 +17,7 @@
 
 namespace penk {
 
-// Fitted by `penk calibrate --fit` on the 12,000 games of seed 1 (docs/AI.md
-// has the command and the positions), checked on the games of seed 2.
-const std::array<CalibrationMap, 3> kFittedCalibration = {{
-    {{{-0.512866, 0.918534, -0.114317, -0.117812, 0.139676, -0.185060, -0.161235}}},  // 2 players
-    {{{-0.168075, 0.751046, -0.279256, 0.266966, 0.083194, -0.029894, -0.193260}}},   // 3 players
-    {{{-0.000951, 0.661369, 0.104919, 0.607565, 0.033656, -0.095868, -0.128923}}},    // 4 players
-}};
-
 namespace {
-
-double Logit(double p) {
-  p = std::clamp(p, 0.0, 1.0);
-  const double cap = kCalibrationLogitCap;
-  if (p <= 0) return -cap;
-  if (p >= 1) return cap;
-  return std::clamp(std::log(p / (1 - p)), -cap, cap);
-}
-
-constexpr double kCertain = 1e-6;
-
-double Sigmoid(double z) { return 1 / (1 + std::exp(-z)); }
-
-double TurnFeature(int turns) {
-  return std::clamp(turns, 0, kCalibrationMaxTurns) / 10.0;
-}
-
-std::array<double, kCalibrationFeatures> Features(double x, double t) {
-  return {1, x, t, x * t, std::max(0.0, x + 2), std::max(0.0, x), std::max(0.0, x - 2)};
-}
 
 uint64_t GameKey(uint64_t seed, int64_t game) {
   return MixBits(MixBits(seed ^ 0x63616c6962ULL) ^ static_cast<uint64_t>(game));
@@ -117,25 +89,6 @@ absl::StatusOr<GameRecord> PlayCalibrationGame(const CalibrationOptions& o, int6
 
 }  // namespace
 
-double CalibratedWin(double raw, int players, int turns,
-                     const std::array<CalibrationMap, 3>& maps) {
-  if (std::isnan(raw)) return raw;
-  raw = std::clamp(raw, 0.0, 1.0);
-  if (players < 2 || players > 4) return raw;
-  // A certain outcome (the last round's exact model: no score the opponents
-  // can still make changes it; the tie-breakers add < 1e-6) stays certain.
-  if (raw >= 1 - kCertain) return 1;
-  if (raw <= kCertain) return 0;
-  const std::array<double, kCalibrationFeatures> f = CalibrationFeatures(raw, turns);
-  double z = 0;
-  for (int i = 0; i < kCalibrationFeatures; ++i) z += maps[players - 2].w[i] * f[i];
-  return Sigmoid(z);
-}
-
-std::array<double, kCalibrationFeatures> CalibrationFeatures(double raw, int turns) {
-  return Features(Logit(raw), TurnFeature(std::max(0, turns)));
-}
-
 int CalibrationBucket(double p) {
   if (!(p > 0)) return 0;  // also NaN
   return std::min(kCalibrationBuckets - 1, static_cast<int>(p * kCalibrationBuckets));
@@ -202,7 +155,7 @@ FitAccumulator::FitAccumulator()
 void FitAccumulator::Add(const FitSample& s) {
   if (s.players < 2 || s.players > 4) return;
   const int t = std::clamp(s.turns, 0, kCalibrationMaxTurns);
-  const int bin = static_cast<int>(std::lround((Logit(s.raw) + kCalibrationLogitCap) / 0.05));
+  const int bin = static_cast<int>(std::lround((CalibrationLogit(s.raw) + kCalibrationLogitCap) / 0.05));
   const size_t i =
       (static_cast<size_t>(s.players - 2) * (kCalibrationMaxTurns + 1) + t) * kLogitBins +
       std::clamp(bin, 0, kLogitBins - 1);
@@ -226,10 +179,10 @@ std::array<CalibrationMap, 3> FitAccumulator::Fit() const {
           const size_t i = (static_cast<size_t>(p) * (kCalibrationMaxTurns + 1) + t) * kLogitBins + b;
           if (n_[i] == 0) continue;
           any = true;
-          const std::array<double, K> f = Features(-kCalibrationLogitCap + 0.05 * b, TurnFeature(t));
+          const std::array<double, K> f = CalibrationFeaturesAt(-kCalibrationLogitCap + 0.05 * b, CalibrationTurnFeature(t));
           double z = 0;
           for (int j = 0; j < K; ++j) z += w[j] * f[j];
-          const double q = Sigmoid(z);
+          const double q = Logistic(z);
           for (int j = 0; j < K; ++j) {
             g[j] += (y_[i] - n_[i] * q) * f[j];
             for (int k = 0; k < K; ++k) h[j][k] += n_[i] * q * (1 - q) * f[j] * f[k];
