@@ -8,7 +8,6 @@
 #include <mutex>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "ai/ai_players.h"
 #include "ai/bot.h"
 #include "ai/dice_stream.h"
@@ -285,66 +284,6 @@ absl::StatusOr<CalibrationResult> RunCalibration(const CalibrationOptions& o) {
   for (int p = 0; p < 3; ++p) out.calibrated_by_players[p] = by_players[p].Table();
   out.fit = fit.Fit();
   return out;
-}
-
-// ---------------------------------------------------------------------------
-
-std::string ReliabilitySvg(const std::vector<std::pair<std::string, ReliabilityTable>>& tables,
-                           const std::string& title) {
-  constexpr int kW = 520, kH = 520, kL = 60, kT = 40, kS = 400;  // plot square kS
-  static constexpr const char* kColours[] = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd"};
-  auto X = [&](double p) { return kL + p * kS; };
-  auto Y = [&](double p) { return kT + (1 - p) * kS; };
-  std::string svg = absl::StrFormat(
-      R"(<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">)"
-      "\n"
-      R"(<rect width="100%%" height="100%%" fill="white"/>)"
-      "\n",
-      kW, kH);
-  std::string escaped;
-  for (char c : title) escaped += c == '<' ? std::string("&lt;") : c == '&' ? std::string("&amp;") : std::string(1, c);
-  absl::StrAppendFormat(&svg, R"(<text x="%d" y="22" font-size="14">%s</text>)" "\n", kL, escaped);
-  for (int i = 0; i <= 10; ++i) {
-    const double p = i / 10.0;
-    absl::StrAppendFormat(&svg,
-                          R"(<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#ddd"/>)"
-                          R"(<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#ddd"/>)"
-                          R"(<text x="%.1f" y="%.1f" text-anchor="middle">%g</text>)"
-                          R"(<text x="%.1f" y="%.1f" text-anchor="end">%g</text>)" "\n",
-                          X(p), Y(0), X(p), Y(1), X(0), Y(p), X(1), Y(p), X(p), Y(0) + 16, p,
-                          X(0) - 6, Y(p) + 4, p);
-  }
-  absl::StrAppendFormat(&svg,
-                        R"(<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#888" stroke-dasharray="4 4"/>)" "\n",
-                        X(0), Y(0), X(1), Y(1));
-  absl::StrAppendFormat(&svg, R"(<text x="%.1f" y="%d" text-anchor="middle">predicted win chance (bucket mean)</text>)" "\n",
-                        X(0.5), kT + kS + 36);
-  absl::StrAppendFormat(&svg, R"svg(<text transform="translate(16,%.1f) rotate(-90)" text-anchor="middle">observed win share (k tied: 1/k each)</text>)svg" "\n",
-                        Y(0.5));
-  for (size_t k = 0; k < tables.size(); ++k) {
-    const char* colour = kColours[k % 4];
-    const ReliabilityTable& t = tables[k].second;
-    std::string points;
-    for (const BucketStats& b : t.buckets) {
-      if (b.positions == 0) continue;
-      absl::StrAppendFormat(&points, "%.1f,%.1f ", X(b.predicted), Y(b.observed));
-      absl::StrAppendFormat(&svg,
-                            R"(<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s"/>)"
-                            R"(<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>)" "\n",
-                            X(b.predicted), Y(b.ci_low), X(b.predicted), Y(b.ci_high), colour,
-                            X(b.predicted), Y(b.observed), colour);
-    }
-    absl::StrAppendFormat(&svg, R"(<polyline points="%s" fill="none" stroke="%s"/>)" "\n",
-                          points, colour);
-    std::string name;
-    for (char c : tables[k].first) name += c == '<' ? std::string("&lt;") : c == '&' ? std::string("&amp;") : std::string(1, c);
-    absl::StrAppendFormat(&svg,
-                          R"(<text x="%d" y="%d" fill="%s">%s: Brier %.4f, %lld positions</text>)" "\n",
-                          kL + 10, kT + 16 + 16 * static_cast<int>(k), colour, name, t.brier,
-                          static_cast<long long>(t.positions));
-  }
-  svg += "</svg>\n";
-  return svg;
 }
 
 }  // namespace penk

@@ -134,11 +134,6 @@ struct CalibrationResult {
 // parameters, whoever sits in the seat.
 absl::StatusOr<CalibrationResult> RunCalibration(const CalibrationOptions& options);
 
-// The reliability diagram as a small SVG: one curve per table (names in the
-// legend), the diagonal, bucket intervals, and each table's Brier score.
-std::string ReliabilitySvg(const std::vector<std::pair<std::string, ReliabilityTable>>& tables,
-                           const std::string& title);
-
 }  // namespace penk
 
 #endif  // PENK_AI_CALIBRATION_H_

@@ -29,6 +29,7 @@
 #include "engine/quoted_input.h"
 #include "ai/player_list.h"
 #include "tables/progress_line.h"
+#include "tools/charts.h"
 #include "tools/cli_common.h"
 
 namespace penk::cli {
