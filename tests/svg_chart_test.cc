@@ -54,11 +54,11 @@ TEST(SvgChart, LinearScaleMapsTheEndsAndBetween) {
 // text with < & > in it (in the text and in a tooltip) reads back unchanged.
 TEST(SvgChart, ShapesParseBackAtTheirCoordinatesAndTextIsEscaped) {
   SvgChart c(300, 200);
-  c.Line(1, 2, 3, 4, {.colour = "#abc", .width = 1.5, .dash = "4 4"});
+  c.Line(1, 2, 3, 4, Stroke("#abc", 1.5, "4 4"));
   c.Rect(10, 20, 30, 40, "red", "tip <&>");
   c.Circle(50, 60, 3, "blue");
-  c.Polyline({{1, 1}, {2.5, 3.25}}, {.colour = "green"});
-  c.Text(70, 80, "a <&> b", {.anchor = "middle", .size = 15, .rotate_deg = -90});
+  c.Polyline({{1, 1}, {2.5, 3.25}}, Stroke("green"));
+  c.Text(70, 80, "a <&> b", TextStyle().Anchor("middle").Size(15).Rotate(-90));
   const std::string svg = c.Svg();
   EXPECT_NE(svg.find("a &lt;&amp;&gt; b"), std::string::npos) << svg;
   EXPECT_EQ(svg.find("<&>"), std::string::npos) << svg;

@@ -23,16 +23,24 @@ struct LinearScale {
   double operator()(double d) const { return d1 == d0 ? p0 : p0 + (d - d0) * (p1 - p0) / (d1 - d0); }
 };
 
-// How a line or outline is stroked; empty strings leave the SVG default.
+// How a line or outline is stroked: a colour, a width (0: the SVG default,
+// 1) and a stroke-dasharray ("" for a solid line, e.g. "4 4").
 struct Stroke {
-  std::string colour = "#000";
-  double width = 0;   // 0: the default (1)
-  std::string dash;   // stroke-dasharray, e.g. "4 4"
+  explicit Stroke(std::string c, double w = 0, std::string d = "")
+      : colour(std::move(c)), width(w), dash(std::move(d)) {}
+  std::string colour;
+  double width;
+  std::string dash;
 };
 
-// How a text is placed: anchor "start" (default), "middle" or "end";
-// font size 0 = the chart's; rotate_deg turns it about its own (x, y).
+// How a text is placed, by chained setters: TextStyle().Anchor("middle").
+// Anchor "start" (default), "middle" or "end"; size 0 = the chart's font
+// size; Rotate turns the text about its own (x, y).
 struct TextStyle {
+  TextStyle& Anchor(std::string a) { anchor = std::move(a); return *this; }
+  TextStyle& Size(int s) { size = s; return *this; }
+  TextStyle& Fill(std::string f) { fill = std::move(f); return *this; }
+  TextStyle& Rotate(double deg) { rotate_deg = deg; return *this; }
   std::string anchor;
   int size = 0;
   std::string fill;
@@ -51,7 +59,7 @@ class SvgChart {
   void Circle(double cx, double cy, double r, std::string_view fill);
   // An open line through the points, not filled.
   void Polyline(const std::vector<std::pair<double, double>>& points, const Stroke& stroke);
-  void Text(double x, double y, std::string_view text, const TextStyle& style = {});
+  void Text(double x, double y, std::string_view text, const TextStyle& style = TextStyle());
 
   // The document: the shapes in the order drawn, closed.
   std::string Svg() const { return body_ + "</svg>\n"; }
