@@ -125,7 +125,7 @@ struct CalibrationOptions {
 
 struct CalibrationResult {
   ReliabilityTable raw;          // the raw fast estimate
-  ReliabilityTable calibrated;   // CalibratedWin of it (kFittedCalibration)
+  ReliabilityTable calibrated;   // CalibratedWin of it (FittedCalibration())
   std::array<ReliabilityTable, 3> calibrated_by_players;  // 2, 3, 4 players
   std::array<CalibrationMap, 3> fit;  // fitted on these games (identity where none)
 };

@@ -5,14 +5,6 @@
 
 namespace penk {
 
-// Fitted by `penk calibrate --fit` on the 12,000 games of seed 1 (docs/AI.md
-// has the command and the positions), checked on the games of seed 2.
-const std::array<CalibrationMap, 3> kFittedCalibration = {{
-    {{{-0.512866, 0.918534, -0.114317, -0.117812, 0.139676, -0.185060, -0.161235}}},  // 2 players
-    {{{-0.168075, 0.751046, -0.279256, 0.266966, 0.083194, -0.029894, -0.193260}}},   // 3 players
-    {{{-0.000951, 0.661369, 0.104919, 0.607565, 0.033656, -0.095868, -0.128923}}},    // 4 players
-}};
-
 namespace {
 
 // A certain outcome (the last round's exact model: no score the opponents

@@ -8,8 +8,9 @@
 // per player count in the logit of the raw estimate and the turns the mover
 // has played (CalibrationMap: piecewise linear in x = logit(raw) clamped to
 // +-kCalibrationLogitCap, with t = min(turns, 20) / 10). Its coefficients
-// were fitted (FitCalibration, `penk calibrate --fit`) on games of one seed
-// range and are checked on another (docs/AI.md). The map is increasing in
+// were fitted (FitAccumulator, `penk calibrate`) on games of one seed range
+// and are checked on another (docs/AI.md); they are data, with the source
+// of their run: data/calibration.json (ai/calibration_data.h). The map is increasing in
 // the raw estimate for a given position (every slope in x is positive for t
 // in [0, 2], checked by a test), so it changes no ranking: expert ranks on
 // the raw estimate; only the shown figure is mapped.
@@ -43,15 +44,18 @@ double CalibrationTurnFeature(int turns);
 // 1 / (1 + e^-z).
 double Logistic(double z);
 
-// The fitted maps for 2, 3 and 4 players (index players - 2).
-extern const std::array<CalibrationMap, 3> kFittedCalibration;
+// The fitted maps for 2, 3 and 4 players (index players - 2): those of
+// data/calibration.json as compiled in, checked on first use
+// (ai/calibration_data.h); a damaged file ends the program rather than give
+// other figures.
+const std::array<CalibrationMap, 3>& FittedCalibration();
 
 // The calibrated win chance of the mover for raw estimate `raw` (clamped to
 // [0, 1]) with `players` (2-4; anything else: `raw` unchanged) and `turns`
 // played by the mover (< 0: 0). A raw estimate within 1e-6 of 0 or 1 is a
 // certainty of the exact last-round model and stays 0 or 1.
 double CalibratedWin(double raw, int players, int turns,
-                     const std::array<CalibrationMap, 3>& maps = kFittedCalibration);
+                     const std::array<CalibrationMap, 3>& maps = FittedCalibration());
 
 }  // namespace penk
 
