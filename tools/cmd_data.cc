@@ -130,6 +130,19 @@ void RunCheck() {
   PrintSource(calibration.source);
 }
 
+// A writing subcommand: its recorded runs, the file it writes, the runs'
+// date and note (the same options for every data file).
+void AddWriter(CLI::App* data, const char* name, const char* what, const char* runs_help,
+               const char* file, void (*run)(const DataArgs&)) {
+  auto args = std::make_shared<DataArgs>();
+  CLI::App* w = data->add_subcommand(name, what);
+  w->add_option("runs", args->runs, runs_help)->required();
+  w->add_option("--out", args->out, absl::StrCat("the file to write (", file, ")"))->required();
+  w->add_option("--date", args->date, "the date the runs were made, YYYY-MM-DD (default today, UTC)");
+  w->add_option("--note", args->note, "anything a reader should know of the runs, kept in each source");
+  w->callback([args, run] { run(*args); });
+}
+
 }  // namespace
 
 void RegisterData(CLI::App& app) {
@@ -137,22 +150,10 @@ void RegisterData(CLI::App& app) {
       "data", "write or check the measured figures served as data (data/ladder.json, "
               "data/calibration.json), each with the source of its run");
   data->require_subcommand(1);
-  auto ladder = std::make_shared<DataArgs>();
-  CLI::App* l = data->add_subcommand(
-      "ladder", "write the strength ladder from recorded `penk match LEVEL greedy --json` runs");
-  l->add_option("runs", ladder->runs, "one penk match --json record per level but greedy")->required();
-  l->add_option("--out", ladder->out, "the ladder file to write (data/ladder.json)")->required();
-  l->add_option("--date", ladder->date, "the date the runs were made, YYYY-MM-DD (default today, UTC)");
-  l->add_option("--note", ladder->note, "anything a reader should know of the runs, kept in each source");
-  l->callback([ladder] { RunLadder(*ladder); });
-  auto cal = std::make_shared<DataArgs>();
-  CLI::App* c = data->add_subcommand(
-      "calibration", "write the calibration map from a recorded `penk calibrate --json` run");
-  c->add_option("run", cal->runs, "the penk calibrate --json record")->required();
-  c->add_option("--out", cal->out, "the calibration file to write (data/calibration.json)")->required();
-  c->add_option("--date", cal->date, "the date the run was made, YYYY-MM-DD (default today, UTC)");
-  c->add_option("--note", cal->note, "anything a reader should know of the run, kept in its source");
-  c->callback([cal] { RunCalibration(*cal); });
+  AddWriter(data, "ladder", "write the strength ladder from recorded `penk match LEVEL greedy --json` runs",
+            "one penk match --json record per level but greedy", kLadderFile, RunLadder);
+  AddWriter(data, "calibration", "write the calibration map from a recorded `penk calibrate --json` run",
+            "the penk calibrate --json record (one)", kCalibrationFile, RunCalibration);
   CLI::App* check = data->add_subcommand(
       "check", "check the compiled-in data files and print their figures and sources");
   check->callback([] { RunCheck(); });
