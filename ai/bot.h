@@ -82,31 +82,23 @@ inline constexpr const char* kBotNames[] = {"bot",     "greedy",  "random", "sol
 
 // The levels offered to frontends (hello, penk --help), strongest last, each
 // with what a player should know of it; `alias` is an older name still accepted.
-// `elo`: measured strength in two-player games, logistic Elo with greedy = 0,
-// from duplicate matches (`penk match`, the strength ladder of docs/AI.md),
-// with its 95% interval; a frontend can offer easy/medium/hard by it. Each
-// is measured directly against greedy (4,000 games; master 300, its time
-// being 1,000 times expert's; docs/AI.md): Elo is not transitive across
-// levels this far apart.
+// Their measured strength (hello's elo, elo_ci95) is data, with the source
+// of each match: data/ladder.json, read by StrengthLadder() (ai/ladder.h).
 struct LevelInfo {
   const char* name;
   const char* alias;  // "" if none
   const char* description;
-  double elo, elo_low, elo_high;
 };
 inline constexpr LevelInfo kLevels[] = {
-    {"random", "", "plays any legal action at random; a baseline", -1059, -1233, -973},
+    {"random", "", "plays any legal action at random; a baseline"},
     {"solitaire", "optimal",
      "maximises its own expected score as if alone (exact solitaire policy); ignores opponents "
-     "and loses most games against greedy",
-     -493, -518, -471},
-    {"greedy", "bot", "takes the best expected score of this turn alone; quick and solid", 0, 0, 0},
+     "and loses most games against greedy"},
+    {"greedy", "bot", "takes the best expected score of this turn alone; quick and solid"},
     {"expert", "", "plays to win: exact turn search valuing its score, the opponents' and the end of "
-                   "the game; fast",
-     118, 108, 129},
+                   "the game; fast"},
     {"master", "", "expert improved by playing out its close calls to the end of the game; the "
-                   "strongest level, a fraction of a second a move",
-     151, 113, 194},
+                   "strongest level, a fraction of a second a move"},
 };
 
 // A bot by name (case-insensitive); `seed` seeds the random bot. Rules are

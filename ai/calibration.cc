@@ -8,7 +8,6 @@
 #include <mutex>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "ai/ai_players.h"
 #include "ai/bot.h"
 #include "ai/dice_stream.h"
@@ -17,35 +16,7 @@
 
 namespace penk {
 
-// Fitted by `penk calibrate --fit` on the 12,000 games of seed 1 (docs/AI.md
-// has the command and the positions), checked on the games of seed 2.
-const std::array<CalibrationMap, 3> kFittedCalibration = {{
-    {{{-0.512866, 0.918534, -0.114317, -0.117812, 0.139676, -0.185060, -0.161235}}},  // 2 players
-    {{{-0.168075, 0.751046, -0.279256, 0.266966, 0.083194, -0.029894, -0.193260}}},   // 3 players
-    {{{-0.000951, 0.661369, 0.104919, 0.607565, 0.033656, -0.095868, -0.128923}}},    // 4 players
-}};
-
 namespace {
-
-double Logit(double p) {
-  p = std::clamp(p, 0.0, 1.0);
-  const double cap = kCalibrationLogitCap;
-  if (p <= 0) return -cap;
-  if (p >= 1) return cap;
-  return std::clamp(std::log(p / (1 - p)), -cap, cap);
-}
-
-constexpr double kCertain = 1e-6;
-
-double Sigmoid(double z) { return 1 / (1 + std::exp(-z)); }
-
-double TurnFeature(int turns) {
-  return std::clamp(turns, 0, kCalibrationMaxTurns) / 10.0;
-}
-
-std::array<double, kCalibrationFeatures> Features(double x, double t) {
-  return {1, x, t, x * t, std::max(0.0, x + 2), std::max(0.0, x), std::max(0.0, x - 2)};
-}
 
 uint64_t GameKey(uint64_t seed, int64_t game) {
   return MixBits(MixBits(seed ^ 0x63616c6962ULL) ^ static_cast<uint64_t>(game));
@@ -117,25 +88,6 @@ absl::StatusOr<GameRecord> PlayCalibrationGame(const CalibrationOptions& o, int6
 
 }  // namespace
 
-double CalibratedWin(double raw, int players, int turns,
-                     const std::array<CalibrationMap, 3>& maps) {
-  if (std::isnan(raw)) return raw;
-  raw = std::clamp(raw, 0.0, 1.0);
-  if (players < 2 || players > 4) return raw;
-  // A certain outcome (the last round's exact model: no score the opponents
-  // can still make changes it; the tie-breakers add < 1e-6) stays certain.
-  if (raw >= 1 - kCertain) return 1;
-  if (raw <= kCertain) return 0;
-  const std::array<double, kCalibrationFeatures> f = CalibrationFeatures(raw, turns);
-  double z = 0;
-  for (int i = 0; i < kCalibrationFeatures; ++i) z += maps[players - 2].w[i] * f[i];
-  return Sigmoid(z);
-}
-
-std::array<double, kCalibrationFeatures> CalibrationFeatures(double raw, int turns) {
-  return Features(Logit(raw), TurnFeature(std::max(0, turns)));
-}
-
 int CalibrationBucket(double p) {
   if (!(p > 0)) return 0;  // also NaN
   return std::min(kCalibrationBuckets - 1, static_cast<int>(p * kCalibrationBuckets));
@@ -202,7 +154,7 @@ FitAccumulator::FitAccumulator()
 void FitAccumulator::Add(const FitSample& s) {
   if (s.players < 2 || s.players > 4) return;
   const int t = std::clamp(s.turns, 0, kCalibrationMaxTurns);
-  const int bin = static_cast<int>(std::lround((Logit(s.raw) + kCalibrationLogitCap) / 0.05));
+  const int bin = static_cast<int>(std::lround((CalibrationLogit(s.raw) + kCalibrationLogitCap) / 0.05));
   const size_t i =
       (static_cast<size_t>(s.players - 2) * (kCalibrationMaxTurns + 1) + t) * kLogitBins +
       std::clamp(bin, 0, kLogitBins - 1);
@@ -226,10 +178,10 @@ std::array<CalibrationMap, 3> FitAccumulator::Fit() const {
           const size_t i = (static_cast<size_t>(p) * (kCalibrationMaxTurns + 1) + t) * kLogitBins + b;
           if (n_[i] == 0) continue;
           any = true;
-          const std::array<double, K> f = Features(-kCalibrationLogitCap + 0.05 * b, TurnFeature(t));
+          const std::array<double, K> f = CalibrationFeaturesAt(-kCalibrationLogitCap + 0.05 * b, CalibrationTurnFeature(t));
           double z = 0;
           for (int j = 0; j < K; ++j) z += w[j] * f[j];
-          const double q = Sigmoid(z);
+          const double q = Logistic(z);
           for (int j = 0; j < K; ++j) {
             g[j] += (y_[i] - n_[i] * q) * f[j];
             for (int k = 0; k < K; ++k) h[j][k] += n_[i] * q * (1 - q) * f[j] * f[k];
@@ -332,66 +284,6 @@ absl::StatusOr<CalibrationResult> RunCalibration(const CalibrationOptions& o) {
   for (int p = 0; p < 3; ++p) out.calibrated_by_players[p] = by_players[p].Table();
   out.fit = fit.Fit();
   return out;
-}
-
-// ---------------------------------------------------------------------------
-
-std::string ReliabilitySvg(const std::vector<std::pair<std::string, ReliabilityTable>>& tables,
-                           const std::string& title) {
-  constexpr int kW = 520, kH = 520, kL = 60, kT = 40, kS = 400;  // plot square kS
-  static constexpr const char* kColours[] = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd"};
-  auto X = [&](double p) { return kL + p * kS; };
-  auto Y = [&](double p) { return kT + (1 - p) * kS; };
-  std::string svg = absl::StrFormat(
-      R"(<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">)"
-      "\n"
-      R"(<rect width="100%%" height="100%%" fill="white"/>)"
-      "\n",
-      kW, kH);
-  std::string escaped;
-  for (char c : title) escaped += c == '<' ? std::string("&lt;") : c == '&' ? std::string("&amp;") : std::string(1, c);
-  absl::StrAppendFormat(&svg, R"(<text x="%d" y="22" font-size="14">%s</text>)" "\n", kL, escaped);
-  for (int i = 0; i <= 10; ++i) {
-    const double p = i / 10.0;
-    absl::StrAppendFormat(&svg,
-                          R"(<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#ddd"/>)"
-                          R"(<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#ddd"/>)"
-                          R"(<text x="%.1f" y="%.1f" text-anchor="middle">%g</text>)"
-                          R"(<text x="%.1f" y="%.1f" text-anchor="end">%g</text>)" "\n",
-                          X(p), Y(0), X(p), Y(1), X(0), Y(p), X(1), Y(p), X(p), Y(0) + 16, p,
-                          X(0) - 6, Y(p) + 4, p);
-  }
-  absl::StrAppendFormat(&svg,
-                        R"(<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#888" stroke-dasharray="4 4"/>)" "\n",
-                        X(0), Y(0), X(1), Y(1));
-  absl::StrAppendFormat(&svg, R"(<text x="%.1f" y="%d" text-anchor="middle">predicted win chance (bucket mean)</text>)" "\n",
-                        X(0.5), kT + kS + 36);
-  absl::StrAppendFormat(&svg, R"svg(<text transform="translate(16,%.1f) rotate(-90)" text-anchor="middle">observed win share (k tied: 1/k each)</text>)svg" "\n",
-                        Y(0.5));
-  for (size_t k = 0; k < tables.size(); ++k) {
-    const char* colour = kColours[k % 4];
-    const ReliabilityTable& t = tables[k].second;
-    std::string points;
-    for (const BucketStats& b : t.buckets) {
-      if (b.positions == 0) continue;
-      absl::StrAppendFormat(&points, "%.1f,%.1f ", X(b.predicted), Y(b.observed));
-      absl::StrAppendFormat(&svg,
-                            R"(<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s"/>)"
-                            R"(<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>)" "\n",
-                            X(b.predicted), Y(b.ci_low), X(b.predicted), Y(b.ci_high), colour,
-                            X(b.predicted), Y(b.observed), colour);
-    }
-    absl::StrAppendFormat(&svg, R"(<polyline points="%s" fill="none" stroke="%s"/>)" "\n",
-                          points, colour);
-    std::string name;
-    for (char c : tables[k].first) name += c == '<' ? std::string("&lt;") : c == '&' ? std::string("&amp;") : std::string(1, c);
-    absl::StrAppendFormat(&svg,
-                          R"(<text x="%d" y="%d" fill="%s">%s: Brier %.4f, %lld positions</text>)" "\n",
-                          kL + 10, kT + 16 + 16 * static_cast<int>(k), colour, name, t.brier,
-                          static_cast<long long>(t.positions));
-  }
-  svg += "</svg>\n";
-  return svg;
 }
 
 }  // namespace penk

@@ -12,16 +12,8 @@
 // positions of one game are correlated, so a bucket's 95% interval is
 // clustered by game (the sandwich variance over games), not binomial.
 //
-// Recalibration: the raw estimate is overconfident (and with 3-4 players the
-// product of pairwise Phi's is far too low). CalibratedWin maps it by a
-// logistic model per player count in the logit of the raw estimate and the
-// turns the mover has played (CalibrationMap: piecewise linear in x =
-// logit(raw) clamped to +-kCalibrationLogitCap, with t = min(turns, 20) / 10).
-// Its coefficients were fitted (FitCalibration, `penk calibrate --fit`) on
-// games of one seed range and are checked on another (docs/AI.md). The map
-// is increasing in the raw estimate for a given position (every slope in x
-// is positive for t in [0, 2], checked by a test), so it changes no ranking: expert
-// ranks on the raw estimate; only the shown figure is mapped.
+// Recalibration: the fitted map hints show at run time is apart, in
+// ai/calibration_map.h; this file measures it and fits its coefficients.
 //
 // Deterministic for a seed whatever the thread count: games are played in
 // blocks by OpenMP and folded in game order. Memory is bounded: a game's
@@ -38,6 +30,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "ai/calibration_map.h"
 #include "engine/rules.h"
 #include "solver/table_cache.h"
 
@@ -46,29 +39,6 @@ namespace penk {
 inline constexpr int kCalibrationBuckets = 10;
 inline constexpr int64_t kMaxCalibrationGames = 10'000'000;
 inline constexpr int kMaxCalibrationThreads = 256;
-inline constexpr double kCalibrationLogitCap = 7;  // |logit| beyond ~0.999 says nothing more
-inline constexpr int kCalibrationMaxTurns = 20;    // t is capped here (a game has ~10 turns)
-
-// The logistic map of one player count: logit p = sum w[i] f[i] over the
-// features f = (1, x, t, x t, max(0, x + 2), max(0, x), max(0, x - 2)): a
-// line in x whose slope changes at the knots -2, 0, 2 and with the turns.
-inline constexpr int kCalibrationFeatures = 7;
-struct CalibrationMap {
-  std::array<double, kCalibrationFeatures> w = {0, 1, 0, 0, 0, 0, 0};  // the identity
-};
-
-// The features of a raw estimate and turn count.
-std::array<double, kCalibrationFeatures> CalibrationFeatures(double raw, int turns);
-
-// The fitted maps for 2, 3 and 4 players (index players - 2).
-extern const std::array<CalibrationMap, 3> kFittedCalibration;
-
-// The calibrated win chance of the mover for raw estimate `raw` (clamped to
-// [0, 1]) with `players` (2-4; anything else: `raw` unchanged) and `turns`
-// played by the mover (< 0: 0). A raw estimate within 1e-6 of 0 or 1 is a
-// certainty of the exact last-round model and stays 0 or 1.
-double CalibratedWin(double raw, int players, int turns,
-                     const std::array<CalibrationMap, 3>& maps = kFittedCalibration);
 
 // The bucket of a prediction p in [0, 1]: floor(10 p), with 1 in the last.
 int CalibrationBucket(double p);
@@ -155,7 +125,7 @@ struct CalibrationOptions {
 
 struct CalibrationResult {
   ReliabilityTable raw;          // the raw fast estimate
-  ReliabilityTable calibrated;   // CalibratedWin of it (kFittedCalibration)
+  ReliabilityTable calibrated;   // CalibratedWin of it (FittedCalibration())
   std::array<ReliabilityTable, 3> calibrated_by_players;  // 2, 3, 4 players
   std::array<CalibrationMap, 3> fit;  // fitted on these games (identity where none)
 };
@@ -163,11 +133,6 @@ struct CalibrationResult {
 // Plays the games and measures; the estimator is `expert` with its default
 // parameters, whoever sits in the seat.
 absl::StatusOr<CalibrationResult> RunCalibration(const CalibrationOptions& options);
-
-// The reliability diagram as a small SVG: one curve per table (names in the
-// legend), the diagonal, bucket intervals, and each table's Brier score.
-std::string ReliabilitySvg(const std::vector<std::pair<std::string, ReliabilityTable>>& tables,
-                           const std::string& title);
 
 }  // namespace penk
 

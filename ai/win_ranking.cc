@@ -8,7 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/position_check.h"
 #include "ai/ai_players.h"
-#include "ai/calibration.h"
+#include "ai/calibration_map.h"
 #include "solver/solitaire_state.h"
 #include "solver/table_cache.h"
 
@@ -139,7 +139,7 @@ absl::Status RankForWin(const WinQuery& q, const Dice& roll, int rerolls,
   win.clear();
   for (const WinRankedAction& r : rule) {
     ranked.push_back({r.action, r.value});
-    // Ranked on the raw estimate; shown calibrated (ai/calibration.h): the
+    // Ranked on the raw estimate; shown calibrated (ai/calibration_map.h): the
     // map is increasing for a given position, so the order is the same.
     win.push_back(CalibratedWin(r.win, view.players, view.turns));
   }

@@ -72,7 +72,7 @@ struct WinQuery {
 // Fills `win` with expert's estimate for each action of `ranked` (from
 // RankActions for `roll` with `rerolls` left) and re-orders both by the rule
 // above. Ranking uses the raw estimate; `win` holds the calibrated fast
-// estimate (CalibratedWin, ai/calibration.h: checked against self-play
+// estimate (CalibratedWin, ai/calibration_map.h: checked against self-play
 // outcomes, docs/AI.md), the figure every hint with opponents shows. Refuses more than three
 // opponents, a seat out of range and sheets no game can reach together
 // (CheckSheetsReachable: the player to move is "the player to move", the

@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "ai/bot.h"
+#include "ai/ladder.h"
 #include "ai/rollout.h"
 #include "ai/win_ranking.h"
 #include "engine/position_check.h"
@@ -215,13 +216,16 @@ json CmdHello(Session& s, const Request&) {
     json aliases = json::array();
     if (*l.alias) aliases.push_back(l.alias);
     // Strength (docs/AI.md, the ladder): logistic Elo in two-player games,
-    // greedy = 0, with its 95% interval, measured by `penk match`.
+    // greedy = 0, with its 95% interval, measured by `penk match`; the
+    // figures of data/ladder.json (ai/ladder.h), where each match is recorded.
+    const LadderLevel* strength = StrengthLadder().Find(l.name);
+    if (!strength) Fail(ErrorCode::kInternal, absl::StrCat("no ladder entry for ", l.name));
     levels.push_back(l.name);
     info.push_back({{"name", l.name},
                     {"aliases", aliases},
                     {"description", l.description},
-                    {"elo", std::lround(l.elo)},
-                    {"elo_ci95", {std::lround(l.elo_low), std::lround(l.elo_high)}}});
+                    {"elo", std::lround(strength->elo)},
+                    {"elo_ci95", {std::lround(strength->elo_low), std::lround(strength->elo_high)}}});
   }
   return {{"name", kEngineName},
           {"version", kEngineVersion},

@@ -415,8 +415,10 @@ TEST(MatchCli, JsonHasTheShapeOfTheIssueAndAgreesWithTheLibrary) {
   const nlohmann::ordered_json j = nlohmann::ordered_json::parse(out);
   std::vector<std::string> keys;
   for (const auto& [key, value] : j.items()) keys.push_back(key);
-  EXPECT_EQ(keys, (std::vector<std::string>{"games", "deals", "players", "elo", "elo_ci95",
-                                            "pentanomial", "sprt"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{"games", "deals", "seed", "rules", "players", "elo",
+                                            "elo_ci95", "pentanomial", "sprt"}));
+  EXPECT_EQ(j["seed"], 3);
+  EXPECT_EQ(j["rules"], FormatRules(Rules{}));
   EXPECT_EQ(j["players"][0]["name"], "random");
   EXPECT_EQ(j["players"][1]["name"], "greedy");
   for (const char* k : {"win_rate", "win_ci95", "mean_score"}) EXPECT_TRUE(j["players"][0].contains(k));

@@ -66,6 +66,7 @@ void RegisterCalibrate(CLI::App& app);
 void RegisterAnalysisCommands(CLI::App& app);
 void RegisterEngine(CLI::App& app);
 void RegisterServe(CLI::App& app);
+void RegisterData(CLI::App& app);
 
 }  // namespace penk::cli
 

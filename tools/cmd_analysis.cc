@@ -35,6 +35,7 @@
 #include "solver/strategy.h"
 #include "tables/table_store.h"
 #include "tables/progress_line.h"
+#include "tools/charts.h"
 #include "tools/cli_common.h"
 
 namespace penk::cli {
@@ -99,102 +100,6 @@ std::vector<int> DefaultThresholds(const ScoreDistribution& d) {
   for (int x = (lo + 9) / 10 * 10; x <= hi; x += 10) out.push_back(x);
   if (out.empty()) out.push_back(d.Percentile(0.5));
   return out;
-}
-
-// The pmf as an SVG bar chart; `overlay` (if any) is drawn as a step line.
-std::string ScoreSvg(const ScoreDistribution& d, const std::string& title,
-                     const std::string& label, const ScoreDistribution* overlay,
-                     const std::string& overlay_label) {
-  int max_score = 0;
-  double max_p = 0;
-  for (int s = 0; s <= kMaxScore; ++s) {
-    if (d.pmf[s] > 1e-9) max_score = s;
-    max_p = std::max(max_p, d.pmf[s]);
-    if (overlay) {
-      if (overlay->pmf[s] > 1e-9) max_score = std::max(max_score, s);
-      max_p = std::max(max_p, overlay->pmf[s]);
-    }
-  }
-  const int x_max = std::max(10, (max_score + 10) / 10 * 10);
-  // A y grid step of 0.5%, 1% or 2% of probability.
-  double step = max_p > 0.04 ? 0.01 : 0.005;
-  if (max_p > 0.1) step = 0.02;
-  if (max_p > 0.25) step = 0.05;
-  const double y_max = std::ceil(max_p / step + 1e-9) * step;
-  const double W = 860, H = 440, left = 60, right = 20, top = 50, bottom = 60;
-  const double pw = W - left - right, ph = H - top - bottom;
-  auto X = [&](double s) { return left + pw * s / (x_max + 1); };
-  auto Y = [&](double p) { return top + ph * (1 - p / y_max); };
-  std::string svg = absl::StrFormat(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%g\" height=\"%g\" "
-      "viewBox=\"0 0 %g %g\" font-family=\"sans-serif\" font-size=\"12\">\n"
-      "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
-      "<text x=\"%g\" y=\"22\" font-size=\"15\" text-anchor=\"middle\">%s</text>\n",
-      W, H, W, H, W / 2, title);
-  for (double p = 0; p <= y_max + 1e-12; p += step) {
-    absl::StrAppendFormat(&svg,
-                          "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n"
-                          "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g%%</text>\n",
-                          left, Y(p), W - right, Y(p), left - 6, Y(p) + 4,
-                          std::round(p * 1000) / 10);
-  }
-  const int tick = x_max > 100 ? 20 : 10;
-  for (int s = 0; s <= x_max; s += tick)
-    absl::StrAppendFormat(&svg,
-                          "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n"
-                          "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%d</text>\n",
-                          X(s + 0.5), top + ph, X(s + 0.5), top + ph + 5, X(s + 0.5),
-                          top + ph + 19, s);
-  const double bw = pw / (x_max + 1);
-  for (int s = 0; s <= x_max && s <= kMaxScore; ++s)
-    if (d.pmf[s] > 0)
-      absl::StrAppendFormat(
-          &svg, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"#4a7ebb\">"
-                "<title>%d: %.4f%%</title></rect>\n",
-          X(s) + bw * 0.1, Y(d.pmf[s]), bw * 0.8, top + ph - Y(d.pmf[s]), s, 100 * d.pmf[s]);
-  if (overlay) {
-    std::string points;
-    for (int s = 0; s <= x_max && s <= kMaxScore; ++s)
-      absl::StrAppendFormat(&points, "%.2f,%.2f %.2f,%.2f ", X(s), Y(overlay->pmf[s]), X(s + 1),
-                            Y(overlay->pmf[s]));
-    absl::StrAppendFormat(&svg,
-                          "<polyline points=\"%s\" fill=\"none\" stroke=\"#d9534f\" "
-                          "stroke-width=\"1.5\"/>\n",
-                          points);
-  }
-  // Means as dashed vertical lines.
-  auto mean_line = [&](const ScoreDistribution& x, const char* color) {
-    absl::StrAppendFormat(&svg,
-                          "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-                          "stroke-dasharray=\"5,4\"/>\n",
-                          X(x.Mean() + 0.5), top, X(x.Mean() + 0.5), top + ph, color);
-  };
-  mean_line(d, "#1f3f66");
-  if (overlay) mean_line(*overlay, "#d9534f");
-  absl::StrAppendFormat(&svg,
-                        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n"
-                        "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">final score</text>\n"
-                        "<text x=\"16\" y=\"%.1f\" text-anchor=\"middle\" "
-                        "transform=\"rotate(-90 16 %.1f)\">probability</text>\n",
-                        left, top + ph, W - right, top + ph, left + pw / 2, H - 18,
-                        top + ph / 2, top + ph / 2);
-  // Legend.
-  const double lx = W - right - 330, ly = top + 10;
-  absl::StrAppendFormat(&svg,
-                        "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"#4a7ebb\"/>\n"
-                        "<text x=\"%.1f\" y=\"%.1f\">%s: mean %.2f, sd %.2f</text>\n",
-                        lx, ly, lx + 20, ly + 10, label, d.Mean(), d.StdDev());
-  if (overlay)
-    absl::StrAppendFormat(&svg,
-                          "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d9534f\" "
-                          "stroke-width=\"1.5\"/>\n"
-                          "<text x=\"%.1f\" y=\"%.1f\">%s: mean %.2f, sd %.2f</text>\n",
-                          lx, ly + 23, lx + 14, ly + 23, lx + 20, ly + 28, overlay_label,
-                          overlay->Mean(), overlay->StdDev());
-  absl::StrAppendFormat(&svg,
-                        "<text x=\"%.1f\" y=\"%.1f\" fill=\"#555\">dashed: means</text>\n",
-                        lx + 20, ly + (overlay ? 46 : 28));
-  return svg + "</svg>\n";
 }
 
 struct DistributionArgs {
@@ -280,7 +185,7 @@ void RunDistribution(const DistributionArgs& a) {
   if (!a.svg.empty()) {
     std::string title = absl::StrFormat("PENK solitaire from %s (%s): exact final score distribution",
                                         FormatSheet(sheet), FormatRules(rules));
-    std::string svg = ScoreSvg(d, title, a.policy + " play", other ? &*other : nullptr,
+    std::string svg = ScoreDistributionSvg(d, title, a.policy + " play", other ? &*other : nullptr,
                                a.compare + " play");
     std::ofstream out(a.svg);
     out << svg;

@@ -8,8 +8,9 @@
 // compares the mover's fast estimate of the action taken with the outcome:
 // the reliability table (10 buckets) and the Brier score of the raw estimate
 // and of the calibrated one (CalibratedWin, the figure hints show). --fit
-// prints the logistic maps fitted on these games, as C++ for
-// ai/calibration.cc. Progress goes to stderr.
+// prints the logistic maps fitted on these games; `penk data calibration`
+// turns the --json record (its "fit") into data/calibration.json, the map
+// hints use. Progress goes to stderr.
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -29,6 +30,7 @@
 #include "engine/quoted_input.h"
 #include "ai/player_list.h"
 #include "tables/progress_line.h"
+#include "tools/charts.h"
 #include "tools/cli_common.h"
 
 namespace penk::cli {
@@ -110,7 +112,9 @@ void RunCalibrateCommand(const CalibrateArgs& a) {
     if (!out) throw UsageError{absl::StrCat("cannot write ", QuotedInput(a.svg))};
   }
   if (a.json) {
-    std::string s = absl::StrFormat(R"({"games":%d,"seed":%d,"players":[)", a.games, a.seed);
+    // With the rules, the record is reproducible (`penk data calibration` reads it).
+    std::string s = absl::StrFormat(R"({"games":%d,"seed":%d,"rules":"%s","players":[)", a.games,
+                                    a.seed, FormatRules(o.rules));
     for (size_t i = 0; i < o.lineups.size(); ++i) {
       s += i ? "," : "";
       s += "[";
@@ -151,8 +155,8 @@ void RunCalibrateCommand(const CalibrateArgs& a) {
   }
   if (a.fit) {
     std::printf("\nlogistic maps fitted on these games (logit p = w . (1, x, t, x t, max(0, x + 2), "
-                "max(0, x), max(0, x - 2)); x = logit raw, t = min(turns, 20) / 10), for "
-                "ai/calibration.cc:\n");
+                "max(0, x), max(0, x - 2)); x = logit raw, t = min(turns, 20) / 10); "
+                "`--json` and `penk data calibration` make them data/calibration.json:\n");
     for (int p = 0; p < 3; ++p) {
       std::printf("    {{{");
       for (int i = 0; i < kCalibrationFeatures; ++i)

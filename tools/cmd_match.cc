@@ -115,7 +115,10 @@ void RunMatchCommand(const MatchArgs& a) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const bool two = r.players.size() == 2;
   if (a.json) {
-    std::string s = absl::StrFormat(R"({"games":%d,"deals":%d,"players":[)", r.games, r.deals);
+    // seed and rules make the record reproducible (`penk data ladder` reads it).
+    std::string s = absl::StrFormat(R"({"games":%d,"deals":%d,"seed":%d,"rules":%s,"players":[)",
+                                    r.games, r.deals, a.seed,
+                                    nlohmann::json(FormatRules(o.rules)).dump());
     for (size_t i = 0; i < r.players.size(); ++i) {
       const MatchPlayer& p = r.players[i];
       absl::StrAppendFormat(&s,

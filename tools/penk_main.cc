@@ -3,6 +3,8 @@
 #include <string>
 
 #include "CLI/CLI.hpp"
+#include "ai/calibration_map.h"
+#include "ai/ladder.h"
 #include "engine/dispatch.h"
 #include "penk_version.h"
 #include "solver/table_cache.h"
@@ -36,6 +38,10 @@ std::string OneLine(const std::string& message) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The measured figures compiled in (data/*.json) are checked before any
+  // command runs: a damaged one ends here with its one-line reason.
+  penk::StrengthLadder();
+  penk::FittedCalibration();
   CLI::App app{"penk: rules engine, optimal solver and AI for the dice game PENK"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("penk " PENK_VERSION_STRING " (") + penk::DispatchLevel() + ")");
@@ -51,6 +57,7 @@ int main(int argc, char** argv) {
   penk::cli::RegisterEngine(app);
   penk::cli::RegisterServe(app);
   penk::cli::RegisterAnalysisCommands(app);
+  penk::cli::RegisterData(app);
   // CLI11 would only say "a subcommand is required"; name the unknown word.
   const std::vector<CLI::App*> commands =
       app.get_subcommands([](CLI::App*) { return true; });

@@ -1,0 +1,157 @@
+#include "ai/calibration_data.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "ai/embedded_data.h"
+#include "engine/rules.h"
+
+namespace penk {
+
+using nlohmann::json;
+
+namespace {
+
+// The maps of a "maps" or "fit" array at `where`: players 2, 3, 4 in order.
+absl::StatusOr<std::array<CalibrationMap, 3>> ReadMaps(const json& j, absl::string_view file,
+                                                       absl::string_view where) {
+  if (!j.is_array() || j.size() != 3)
+    return DataError(file, where, "not three maps (2, 3 and 4 players)");
+  std::array<CalibrationMap, 3> maps;
+  for (int p = 0; p < 3; ++p) {
+    const json& m = j[p];
+    const std::string at = absl::StrCat(where, "[", p, "]");
+    if (!m.is_object() || !m.contains("players") || m["players"] != p + 2)
+      return DataError(file, at + ".players", absl::StrCat("must be ", p + 2));
+    if (!m.contains("w") || !m["w"].is_array() || m["w"].size() != kCalibrationFeatures)
+      return DataError(file, at + ".w", absl::StrCat("not ", kCalibrationFeatures, " weights"));
+    for (int i = 0; i < kCalibrationFeatures; ++i) {
+      const json& w = m["w"][i];
+      if (!w.is_number() || !(std::abs(w.get<double>()) <= kCalibrationMaxWeight))
+        return DataError(file, absl::StrCat(at, ".w[", i, "]"),
+                         absl::StrCat(w.dump(), " is not a weight within +-", kCalibrationMaxWeight));
+      maps[p].w[i] = w.get<double>();
+    }
+    // The slope in x of each linear piece, at t = 0 and t = 2 (linear in t
+    // between): all positive, or the shown figure would reorder actions.
+    const std::array<double, kCalibrationFeatures>& w = maps[p].w;
+    for (double t : {0.0, 2.0}) {
+      double slope = w[1] + w[3] * t;
+      for (int piece = 0; piece < 4; ++piece) {
+        if (piece > 0) slope += w[3 + piece];
+        if (!(slope > 0))
+          return DataError(file, at + ".w",
+                           absl::StrCat("the map decreases in x (slope ", slope, " at t = ", t,
+                                        "): it would reorder actions"));
+      }
+    }
+  }
+  return maps;
+}
+
+json MapsJson(const std::array<CalibrationMap, 3>& maps) {
+  json out = json::array();
+  for (int p = 0; p < 3; ++p) out.push_back({{"players", p + 2}, {"w", maps[p].w}});
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<CalibrationData> ParseCalibrationData(absl::string_view text, absl::string_view file) {
+  absl::StatusOr<json> parsed = ParseDataObject(text, file);
+  if (!parsed.ok()) return parsed.status();
+  const json& j = *parsed;
+  for (const auto& [key, value] : j.items())
+    if (key != "what" && key != "features" && key != "rules" && key != "maps" &&
+        key != "positions" && key != "source")
+      return DataError(file, key, "unknown key");
+  json features = json::array();
+  for (const char* f : kCalibrationFeatureNames) features.push_back(f);
+  if (!j.contains("features") || j["features"] != features)
+    return DataError(file, "features", absl::StrCat("must be ", features.dump(), " (the model's)"));
+  if (!j.contains("rules") || j["rules"] != FormatRules(Rules{}))
+    return DataError(file, "rules",
+                     absl::StrCat("must be the default rules \"", FormatRules(Rules{}), "\""));
+  CalibrationData d;
+  absl::StatusOr<std::array<CalibrationMap, 3>> maps =
+      ReadMaps(j.contains("maps") ? j["maps"] : json(), file, "maps");
+  if (!maps.ok()) return maps.status();
+  d.maps = *maps;
+  if (!j.contains("positions") || !j["positions"].is_number_integer() ||
+      j["positions"].get<int64_t>() < 1)
+    return DataError(file, "positions", "missing, or not an integer >= 1");
+  d.positions = j["positions"].get<int64_t>();
+  absl::StatusOr<DataSource> source =
+      ParseDataSource(j.contains("source") ? j["source"] : json(), file, "source", "penk calibrate ");
+  if (!source.ok()) return source.status();
+  d.source = *std::move(source);
+  return d;
+}
+
+absl::StatusOr<CalibrationData> CalibrationDataOfRun(absl::string_view run_json,
+                                                     absl::string_view file,
+                                                     const std::string& date) {
+  absl::StatusOr<json> parsed = ParseDataObject(run_json, file);
+  if (!parsed.ok()) return parsed.status();
+  const json& j = *parsed;
+  if (!j.contains("rules") || j["rules"] != FormatRules(Rules{}))
+    return DataError(file, "rules", "missing, or not the default rules (the map's)");
+  for (const char* key : {"seed", "games"})
+    if (!j.contains(key) || !j[key].is_number_integer())
+      return DataError(file, key, "missing, or not an integer (a penk calibrate --json record)");
+  CalibrationData d;
+  absl::StatusOr<std::array<CalibrationMap, 3>> maps =
+      ReadMaps(j.contains("fit") ? j["fit"] : json(), file, "fit");
+  if (!maps.ok()) return maps.status();
+  d.maps = *maps;
+  if (!j.contains("raw") || !j["raw"].is_object() || !j["raw"].contains("positions") ||
+      !j["raw"]["positions"].is_number_integer())
+    return DataError(file, "raw.positions", "missing");
+  d.positions = j["raw"]["positions"].get<int64_t>();
+  if (!j.contains("players") || !j["players"].is_array() || j["players"].empty())
+    return DataError(file, "players", "missing, or not a list of line-ups");
+  std::vector<std::string> lineups;
+  for (const json& l : j["players"]) {
+    if (!l.is_array()) return DataError(file, "players", "a line-up is not a list of names");
+    std::vector<std::string> names;
+    for (const json& n : l) {
+      if (!n.is_string()) return DataError(file, "players", "a player is not a name");
+      names.push_back(n.get<std::string>());
+    }
+    lineups.push_back(absl::StrJoin(names, ","));
+  }
+  d.source.seed = j["seed"].get<uint64_t>();
+  d.source.games = j["games"].get<int64_t>();
+  d.source.date = date;
+  d.source.command = absl::StrCat("penk calibrate --players ", absl::StrJoin(lineups, " "),
+                                  " --games ", d.source.games, " --seed ", d.source.seed, " --json");
+  // What is written is what the file's own check accepts.
+  absl::StatusOr<CalibrationData> checked = ParseCalibrationData(CalibrationDataJson(d), file);
+  if (!checked.ok()) return checked.status();
+  return d;
+}
+
+std::string CalibrationDataJson(const CalibrationData& d) {
+  nlohmann::ordered_json j = {
+      {"what", "The calibration map of the win figure every hint with opponents shows "
+               "(CalibratedWin, ai/calibration_map.h): per player count, logit p = w . features, "
+               "x = logit of the fast estimate, t = min(turns, 20) / 10 (docs/AI.md, Honest win "
+               "chances). Written by `penk data calibration`; do not edit by hand."},
+      {"features", kCalibrationFeatureNames},
+      {"rules", FormatRules(Rules{})},
+      {"maps", MapsJson(d.maps)},
+      {"positions", d.positions},
+      {"source", DataSourceJson(d.source)}};
+  return j.dump(2) + "\n";
+}
+
+const std::array<CalibrationMap, 3>& FittedCalibration() {
+  static const std::array<CalibrationMap, 3> maps = [] {
+    absl::StatusOr<CalibrationData> d =
+        ParseCalibrationData(EmbeddedCalibrationJson(), kCalibrationFile);
+    if (!d.ok()) FailOnEmbeddedData(d.status().message());
+    return d->maps;
+  }();
+  return maps;
+}
+
+}  // namespace penk

@@ -1,0 +1,50 @@
+// The fitted calibration map as data (issue 24, item 5): data/calibration.json,
+// written by `penk data calibration` from a recorded `penk calibrate --json`
+// run (its "fit"), with the source of that run (ai/data_source.h); compiled
+// in and checked once when hints first need it (FittedCalibration,
+// ai/calibration_map.h).
+#ifndef PENK_AI_CALIBRATION_DATA_H_
+#define PENK_AI_CALIBRATION_DATA_H_
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include "absl/strings/string_view.h"
+
+#include "absl/status/statusor.h"
+#include "ai/calibration_map.h"
+#include "ai/data_source.h"
+
+namespace penk {
+
+// The feature names of CalibrationMap::w, in order, as the file lists them:
+// a file of other features is another model and is refused.
+inline constexpr const char* kCalibrationFeatureNames[kCalibrationFeatures] = {
+    "1", "x", "t", "x t", "max(0, x + 2)", "max(0, x)", "max(0, x - 2)"};
+// |w| beyond this is no fit of ours (they are all below 1).
+inline constexpr double kCalibrationMaxWeight = 50;
+
+struct CalibrationData {
+  std::array<CalibrationMap, 3> maps;  // 2, 3, 4 players
+  int64_t positions = 0;               // the positions fitted on
+  DataSource source;                   // the `penk calibrate` run
+};
+
+// Parses and checks the text of a calibration file named `file` (for
+// errors): {"features": kCalibrationFeatureNames, "rules": default rules,
+// "maps": [{"players": 2, "w": [7 numbers]}, 3, 4], "positions": N >= 1,
+// "source"}. Every weight finite within +-kCalibrationMaxWeight, and each
+// map increasing in x for every t in [0, 2] (so it changes no ranking).
+absl::StatusOr<CalibrationData> ParseCalibrationData(absl::string_view text, absl::string_view file);
+
+// The data of one recorded `penk calibrate --json` run (default rules; its
+// "fit", "raw".positions, games, seed, players) run on `date`.
+absl::StatusOr<CalibrationData> CalibrationDataOfRun(absl::string_view run_json,
+                                                     absl::string_view file,
+                                                     const std::string& date);
+// The text of a calibration file.
+std::string CalibrationDataJson(const CalibrationData& data);
+
+}  // namespace penk
+
+#endif  // PENK_AI_CALIBRATION_DATA_H_
