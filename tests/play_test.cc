@@ -256,6 +256,40 @@ TEST(playCli, BotsPlayAWholeGameDeterministically) {
   EXPECT_NE(a.out, c.out);
 }
 
+// `undo` (issue 22): takes back the last thing typed and the AIs' moves
+// after it; typing the same again gives the very same game (the engine's
+// dice come again, the AI decides alike), which a game without the undo
+// shows independently.
+TEST(playCli, UndoTakesBackADecisionAndTheAisMovesAfterIt) {
+  Result straight = RunPenk("play --players human,greedy --seed 3", "stop\n3:2\nq\n");
+  Result undone = RunPenk("play --players human,greedy --seed 3", "stop\n3:2\nundo\n3:2\nq\n");
+  ASSERT_EQ(straight.exit_code, 0) << straight.err;
+  ASSERT_EQ(undone.exit_code, 0) << undone.err;
+  EXPECT_NE(undone.out.find("undone: back to player 1 (human)'s marking"), std::string::npos)
+      << undone.out;
+  // From round 2 on the two games are one.
+  const std::string tail = straight.out.substr(straight.out.rfind("--- round 2"));
+  EXPECT_EQ(undone.out.substr(undone.out.rfind("--- round 2")), tail);
+  EXPECT_GT(Lines(undone.out), Lines(straight.out));  // the undone part was shown
+  // Nothing to take back at the start; "u" and "back" are undo too.
+  Result start = RunPenk("play --players human --seed 3", "u\nq\n");
+  EXPECT_NE(start.out.find("nothing to undo"), std::string::npos) << start.out;
+  Result back = RunPenk("play --players human --seed 3", "stop\nback\nstop\n3:2\nq\n");
+  EXPECT_NE(back.out.find("undone: back to player 1 (human)'s keep"), std::string::npos) << back.out;
+}
+
+// A mistyped physical roll is taken back and typed again (issue 22).
+TEST(playCli, UndoCorrectsAMistypedPhysicalRoll) {
+  Result right = RunPenk("play --players human --manual-dice --seed 3", "3355JJ\nstop\n3:2\nq\n");
+  Result fixed =
+      RunPenk("play --players human --manual-dice --seed 3", "111111\nundo\n3355JJ\nstop\n3:2\nq\n");
+  ASSERT_EQ(fixed.exit_code, 0) << fixed.err;
+  EXPECT_NE(fixed.out.find("undone: back to player 1 (human)'s dice"), std::string::npos) << fixed.out;
+  EXPECT_EQ(fixed.out.substr(fixed.out.rfind("--- round 2")),
+            right.out.substr(right.out.rfind("--- round 2")));
+  EXPECT_NE(right.out.find("marks 3:2"), std::string::npos) << right.out;
+}
+
 // --names (issue 22): who sits where, shown instead of "player N"; the game
 // is the same game.
 TEST(playCli, NamesLabelTheSeats) {

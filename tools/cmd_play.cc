@@ -31,6 +31,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
 #include "engine/game.h"
+#include "engine/game_record.h"
 #include "engine/marking.h"
 #include "engine/quoted_input.h"
 #include "engine/score.h"
@@ -214,7 +215,7 @@ void PrintHelp(const Game& game, const std::shared_ptr<TableCache>& tables) {
     std::printf(
         "  keep: the dice to keep in R7.2 notation, part of %s (e.g. %s); the others are "
         "rerolled.\n  '-' keeps none (rerolls all six); 'stop' or the whole roll %s ends "
-        "rolling (R2.2).\n  %s. 'q' quits.\n",
+        "rolling (R2.2).\n  %s. 'undo' takes back what was last typed (and the AIs' moves since); 'q' quits.\n",
         roll.c_str(), KeepExample(game.dice()).c_str(), roll.c_str(),
         Plural(game.rerolls_left(), "reroll left", "rerolls left").c_str());
     return;
@@ -249,13 +250,22 @@ std::optional<std::string> ReadLine() {
   std::exit(1);
 }
 
+// "undo", "u" or "back": take back the last thing typed (a decision or a
+// physical roll), and what the AIs did after it.
+bool IsUndo(absl::string_view line) {
+  const std::string lower = absl::AsciiStrToLower(absl::StripAsciiWhitespace(line));
+  return lower == "undo" || lower == "u" || lower == "back";
+}
+
 // Physical dice (--manual-dice): asks for the six dice on the table, for
 // every seat (the AIs decide, the players roll for them), until they are
-// a legal roll (six dice containing the ones kept, R2.2).
-void GiveDice(Game& game, const std::vector<Seat>& seats) {
+// a legal roll (six dice containing the ones kept, R2.2). False when the
+// player asks to undo instead.
+bool GiveDice(GameRecord& record, const std::vector<Seat>& seats) {
+  const Game& game = record.game();
   while (game.phase() == Phase::kRoll) {
     const Dice kept = game.kept();
-    std::printf("%s: the six dice rolled%s? (e.g. 11335J%s; q quit) > ",
+    std::printf("%s: the six dice rolled%s? (e.g. 11335J%s; undo, q quit) > ",
                 Label(seats, game.current()).c_str(),
                 kept.size() ? absl::StrCat(", with ", FormatDice(kept), " kept").c_str() : "",
                 kept.size() ? absl::StrCat(", or only the ", kDice - kept.size(), " rerolled")
@@ -265,6 +275,7 @@ void GiveDice(Game& game, const std::vector<Seat>& seats) {
     std::optional<std::string> line = ReadLine();
     if (!line) EndOfInput(game, seats);
     if (!isatty(STDIN_FILENO)) std::printf("%s\n", line->c_str());
+    if (IsUndo(*line)) return false;
     if (absl::AsciiStrToLower(*line) == "q") {
       std::printf("game abandoned in round %d\n", game.round());
       std::fflush(stdout);
@@ -282,21 +293,24 @@ void GiveDice(Game& game, const std::vector<Seat>& seats) {
                                                                       " kept)")
                                                         : std::string(),
           "; got ", dice->size(), " dice"));
-    absl::Status status = dice.ok() ? game.Roll(*dice) : dice.status();
+    absl::Status status = dice.ok() ? record.Roll(*dice) : dice.status();
     if (!status.ok()) std::printf("  refused: %s\n", std::string(status.message()).c_str());
   }
+  return true;
 }
 
-// Prompts a human until a legal decision is applied. Returns it.
-Action HumanTurn(Game& game, const std::vector<Seat>& seats,
-                 const std::shared_ptr<TableCache>& tables) {
+// Prompts a human until a legal decision is applied. Returns it, or nothing
+// when the human asks to undo.
+std::optional<Action> HumanTurn(GameRecord& record, const std::vector<Seat>& seats,
+                                const std::shared_ptr<TableCache>& tables) {
+  const Game& game = record.game();
   const int p = game.current();
   for (;;) {
     if (game.phase() == Phase::kKeep)
-      std::printf("%s, keep which dice? (e.g. 333J, - for none, stop; ? help, q quit) > ",
+      std::printf("%s, keep which dice? (e.g. 333J, - for none, stop; ? help, undo, q quit) > ",
                   Label(seats, p).c_str());
     else
-      std::printf("%s, mark what with %s? (e.g. 3:4+5:2, or fail:v; ? lists them, q quit) > ",
+      std::printf("%s, mark what with %s? (e.g. 3:4+5:2, or fail:v; ? lists them, undo, q quit) > ",
                   Label(seats, p).c_str(), FormatDice(game.dice()).c_str());
     std::fflush(stdout);
     std::optional<std::string> line = ReadLine();
@@ -307,6 +321,7 @@ Action HumanTurn(Game& game, const std::vector<Seat>& seats,
       PrintHelp(game, tables);
       continue;
     }
+    if (IsUndo(lower)) return std::nullopt;
     if (lower == "q" || lower == "quit") {
       std::printf("%s quits: game abandoned in round %d\n", Label(seats, p).c_str(),
                   game.round());
@@ -318,7 +333,7 @@ Action HumanTurn(Game& game, const std::vector<Seat>& seats,
       continue;
     }
     absl::StatusOr<Action> action = game.ParseAction(*line);
-    absl::Status status = action.ok() ? game.Apply(*action) : action.status();
+    absl::Status status = action.ok() ? record.Apply(*action) : action.status();
     if (!status.ok()) {
       const bool looks_like_mark =
           game.phase() == Phase::kKeep && lower.find(':') != std::string::npos;
@@ -331,18 +346,49 @@ Action HumanTurn(Game& game, const std::vector<Seat>& seats,
 }
 
 // The decision of player p, applied: a bot's (an illegal one is an internal
-// error, exit 3) or the human's, asked until legal.
-Action Decide(Game& game, const std::vector<Seat>& seats, int p,
-              const std::shared_ptr<TableCache>& tables) {
-  if (!seats[p].bot) return HumanTurn(game, seats, tables);
-  const Action action = seats[p].bot->Decide(game);
-  if (absl::Status status = game.Apply(action); !status.ok()) {
+// error, exit 3) or the human's, asked until legal (nothing: undo asked).
+std::optional<Action> Decide(GameRecord& record, const std::vector<Seat>& seats, int p,
+                             const std::shared_ptr<TableCache>& tables) {
+  if (!seats[p].bot) return HumanTurn(record, seats, tables);
+  const Action action = seats[p].bot->Decide(record.game());
+  if (absl::Status status = record.Apply(action); !status.ok()) {
     std::fflush(stdout);
     std::fprintf(stderr, "penk: internal error: %s chose %s: %s\n", Label(seats, p).c_str(),
                  FormatAction(action).c_str(), std::string(status.message()).c_str());
     std::exit(3);
   }
   return action;
+}
+
+// The roll of the turn now on the table: 1, 2 or 3 (R2.2).
+int RollNumber(const GameRecord& record) {
+  return record.turns().empty() ? 1 : static_cast<int>(record.turns().back().rolls.size());
+}
+
+// Whether the game waits for something a person types: physical dice (for
+// any seat) or a human's decision.
+bool AsksHuman(const Game& game, const std::vector<Seat>& seats) {
+  if (game.over()) return false;
+  return game.phase() == Phase::kRoll || !seats[game.current()].bot;
+}
+
+// `undo`: takes back steps until the game waits again for something a
+// person typed (so the AIs' moves since are taken back too and played
+// again), then shows the position anew (shown_turn reset).
+void UndoToHuman(GameRecord& record, const std::vector<Seat>& seats, int& shown_turn) {
+  if (record.steps() == 0) {
+    std::printf("  nothing to undo: the game has just started\n");
+    return;
+  }
+  do {
+    OrFail(record.Undo());
+  } while (record.steps() > 0 && !AsksHuman(record.game(), seats));
+  const Game& game = record.game();
+  std::printf("  undone: back to %s's %s\n", Label(seats, game.current()).c_str(),
+              game.phase() == Phase::kRoll   ? "dice"
+              : game.phase() == Phase::kKeep ? "keep"
+                                             : "marking");
+  shown_turn = -1;
 }
 
 void PrintFinal(const Game& game, const std::vector<Seat>& seats) {
@@ -406,35 +452,51 @@ void RunPlay(const PlayArgs& a, bool seed_given) {
           OrFail(MakeBot(names[i], rules, seed ^ (0x9e3779b97f4a7c15ULL * (i + 1)), tables));
     seats.push_back(std::move(seat));
   }
-  Game game = OrFail(Game::Create(static_cast<int>(seats.size()), rules, seed,
-                                  a.manual_dice ? DiceSource::kManual : DiceSource::kEngine));
+  const Game start = OrFail(Game::Create(static_cast<int>(seats.size()), rules, seed,
+                                         a.manual_dice ? DiceSource::kManual : DiceSource::kEngine));
 
   std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
   std::printf("rules %s\n", FormatRules(rules).c_str());
   std::vector<std::string> labels;
-  for (int p = 0; p < game.players(); ++p) labels.push_back(Label(seats, p));
+  for (int p = 0; p < start.players(); ++p) labels.push_back(Label(seats, p));
   std::printf("players: %s\n", absl::StrJoin(labels, ", ").c_str());
 
+  GameRecord record(start);
+  const Game& game = record.game();
+  int shown_turn = -1;  // the turn whose header is printed (turns played so far)
   while (!game.over()) {
     const int p = game.current();
-    std::printf("\n--- round %d: %s ---\n", game.round(), Label(seats, p).c_str());
-    PrintSheets(game, seats);
-    int roll_number = 1;
-    GiveDice(game, seats);
-    std::printf("%s\n", RollLine(game, roll_number).c_str());
-
-    // R2.2: keeps until the dice are final.
-    while (game.phase() == Phase::kKeep) {
-      const Action action = Decide(game, seats, p, tables);
-      if (action.kind == Action::kKeep && game.phase() == Phase::kMark &&
-          action.keep.size() == kDice) {
+    int turns_played = 0;
+    for (int q = 0; q < game.players(); ++q) turns_played += game.turns(q);
+    if (turns_played != shown_turn) {  // a new turn, or the position after an undo
+      shown_turn = turns_played;
+      std::printf("\n--- round %d: %s ---\n", game.round(), Label(seats, p).c_str());
+      PrintSheets(game, seats);
+      if (game.phase() != Phase::kRoll) std::printf("%s\n", RollLine(game, RollNumber(record)).c_str());
+    }
+    if (game.phase() == Phase::kRoll) {
+      if (!GiveDice(record, seats)) {
+        UndoToHuman(record, seats, shown_turn);
+        continue;
+      }
+      std::printf("%s\n", RollLine(game, RollNumber(record)).c_str());
+      continue;
+    }
+    if (game.phase() == Phase::kKeep) {  // R2.2: keeps until the dice are final
+      const std::optional<Action> action = Decide(record, seats, p, tables);
+      if (!action) {
+        UndoToHuman(record, seats, shown_turn);
+        continue;
+      }
+      if (game.phase() == Phase::kMark && action->keep.size() == kDice) {
         std::printf("%s stops with %s\n", Label(seats, p).c_str(), FormatDice(game.dice()).c_str());
       } else {
-        std::printf("%s keeps %s%s\n", Label(seats, p).c_str(), FormatDice(action.keep).c_str(),
-                    action.keep.size() == 0 ? " (rerolls all six)" : "");
-        GiveDice(game, seats);
-        std::printf("%s\n", RollLine(game, ++roll_number).c_str());
+        std::printf("%s keeps %s%s\n", Label(seats, p).c_str(), FormatDice(action->keep).c_str(),
+                    action->keep.size() == 0 ? " (rerolls all six)" : "");
+        if (game.phase() != Phase::kRoll)  // the engine's dice; physical ones are asked above
+          std::printf("%s\n", RollLine(game, RollNumber(record)).c_str());
       }
+      continue;
     }
 
     // R3: the marking or failure, and what it sets off.
@@ -442,7 +504,12 @@ void RunPlay(const PlayArgs& a, bool seed_given) {
     const bool last_round_before = game.last_round();
     int turns_before[kMaxPlayers];
     for (int q = 0; q < game.players(); ++q) turns_before[q] = game.turns(q);
-    const Action action = Decide(game, seats, p, tables);
+    const std::optional<Action> decided = Decide(record, seats, p, tables);
+    if (!decided) {
+      UndoToHuman(record, seats, shown_turn);
+      continue;
+    }
+    const Action& action = *decided;
     const int gain = game.Score(p) - Score(before, rules);
     if (action.kind == Action::kFail) {
       std::printf("%s fails %d: no group is legal, crosses %s of column %d (R3.5)\n",
@@ -495,7 +562,7 @@ void RunPlay(const PlayArgs& a, bool seed_given) {
 void RegisterPlay(CLI::App& app) {
   auto args = std::make_shared<PlayArgs>();
   CLI::App* play = app.add_subcommand(
-      "play", "play a game in the terminal: humans (stdin) against AIs (? shows the advisor)");
+      "play", "play a game in the terminal: humans (stdin) against AIs (? shows the advisor, undo takes back)");
   play->add_option("--players", args->players,
                    absl::StrCat("1-4 comma-separated players from ", AllowedPlayerNames(true),
                                 "; e.g. human,expert"))
