@@ -137,11 +137,16 @@ absl::Status RankForWin(const WinQuery& q, const Dice& roll, int rerolls,
   OrderByWinRule(rule);
   ranked.clear();
   win.clear();
+  // In the last round of a two-player game the raw figure is the exact
+  // probability of winning (the mover's final turn against the opponent's
+  // best last turn, or against its final score; R6.4 ties 1/2), give or take
+  // tie-breakers below 1e-6: shown as it is. Elsewhere it is an estimate,
+  // shown calibrated (ai/calibration_map.h): the map is increasing for a
+  // given position, so the order is the same.
+  const bool exact = WinIsExact(view.players, view.last_round);
   for (const WinRankedAction& r : rule) {
     ranked.push_back({r.action, r.value});
-    // Ranked on the raw estimate; shown calibrated (ai/calibration_map.h): the
-    // map is increasing for a given position, so the order is the same.
-    win.push_back(CalibratedWin(r.win, view.players, view.turns));
+    win.push_back(exact ? std::clamp(r.win, 0.0, 1.0) : CalibratedWin(r.win, view.players, view.turns));
   }
   return absl::OkStatus();
 }

@@ -60,6 +60,12 @@ size_t SortByWin(std::vector<WinRankedAction>& actions);
 
 // ---------------------------------------------------------------------------
 
+// Whether the win figure of a hint is exact rather than an estimate: in the
+// last round (R5.2) of a two-player game expert's final model is the exact
+// probability of winning (docs/AI.md, method item 5); with three or four
+// players the later seats are modelled one by one, an approximation.
+inline bool WinIsExact(int players, bool last_round) { return last_round && players == 2; }
+
 struct WinQuery {
   Sheet sheet;                  // the player to move
   std::vector<Sheet> opponents; // the others, in turn order after the player

@@ -805,16 +805,43 @@ TEST_F(EngineTables, ALastRoundTurnWithTwoClosedColumnsIsAdvised) {
   json h = Hint(s, {{"game", g["result"]["game"]}});
   ASSERT_TRUE(h.contains("result")) << h;
   ASSERT_FALSE(h["result"]["actions"].empty());
+  // The opponent has finished: the mover's final score against its score
+  // decides, so "win" is exact (1, 1/2 for a tie R6.4, 0) and says so.
+  EXPECT_EQ(h["result"]["win_exact"], true);
+  const int theirs = Score(*ParseSheet(first), Rules{});
   for (const json& a : h["result"]["actions"]) {
     Sheet after = *ParseSheet(closed);
     after.circled |= *ParseMarking(a["action"].get<std::string>(), after, *ParseRoll("2222J4"));
     EXPECT_NEAR(a["value"].get<double>(), Score(after, Rules{}), 1e-6) << a;
+    const int mine = Score(after, Rules{});
+    EXPECT_NEAR(a["win"].get<double>(), mine > theirs ? 1.0 : mine == theirs ? 0.5 : 0.0, 1e-6)
+        << a << " mine " << mine << " theirs " << theirs;
   }
   // The stateless hint with the opponent answers the same.
   json plain = Hint(s, {{"sheet", closed}, {"roll", "2222J4"}, {"rerolls", 0},
                         {"opponents", {first}}, {"seat", 2}, {"turns", 8}, {"last_round", true}});
   ASSERT_TRUE(plain.contains("result")) << plain;
   EXPECT_EQ(plain["result"]["actions"], h["result"]["actions"]);
+  // Against an opponent of 72 points, 5555J4 allows the marking 5:4 alone,
+  // which ties at 72: "win" is exactly 1/2 (R6.4) -- no calibration map,
+  // which would move it.
+  const char* level = "o..../oo.../oo.../o..../ooooo";
+  json close = Hint(s, {{"sheet", closed}, {"roll", "5555J4"}, {"rerolls", 0},
+                        {"opponents", {level}}, {"seat", 2}, {"turns", 8}, {"last_round", true}});
+  ASSERT_TRUE(close.contains("result")) << close;
+  EXPECT_EQ(close["result"]["win_exact"], true);
+  std::set<double> seen;
+  const int theirs_level = Score(*ParseSheet(level), Rules{});
+  for (const json& a : close["result"]["actions"]) {
+    Sheet after = *ParseSheet(closed);
+    after.circled |= *ParseMarking(a["action"].get<std::string>(), after, *ParseRoll("5555J4"));
+    const int mine = Score(after, Rules{});
+    const double exact = mine > theirs_level ? 1.0 : mine == theirs_level ? 0.5 : 0.0;
+    EXPECT_NEAR(a["win"].get<double>(), exact, 1e-6) << a << " mine " << mine;
+    seen.insert(exact);
+  }
+  EXPECT_EQ(theirs_level, 72);
+  EXPECT_EQ(seen, (std::set<double>{0.5})) << close;
   std::filesystem::remove_all(dir);
 }
 

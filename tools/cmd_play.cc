@@ -191,10 +191,13 @@ void PrintRankedOptions(const Game& game, const std::shared_ptr<TableCache>& tab
     std::printf("  advisor: not available: %s\n", e.message.c_str());
     return;
   }
+  const bool exact = multi && answer["win_exact"].get<bool>();
   std::printf("  advisor (best first%s):\n  %-14s %14s%s\n",
-              multi ? "; win: expert's fast estimate of the probability of winning, calibrated "
-                      "on self-play (docs/AI.md)"
-                    : "",
+              exact   ? "; win: the exact probability of winning (the last round of a two-player "
+                        "game)"
+              : multi ? "; win: expert's fast estimate of the probability of winning, calibrated "
+                        "on self-play (docs/AI.md)"
+                      : "",
               rerolls > 0 ? "keep" : "marking", "exp. score", multi ? "      win" : "");
   for (const nlohmann::ordered_json& a : answer["actions"]) {
     std::string name = a["action"].get<std::string>();

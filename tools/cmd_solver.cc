@@ -261,12 +261,20 @@ void PrintHintTable(const nlohmann::ordered_json& answer, int top, Objective obj
   const bool show_mean = objective.is_target() && has_moments;
   PrintPosition(answer);
   if (multi) {
-    std::printf("ranked by expert's estimate of the probability of winning%s, then value, then "
-                "fewer dice rerolled; value: expected final score (solitaire-optimal), sd: its "
-                "standard deviation under that play\n",
-                answer["last_round"].get<bool>() ? " (last round: exact)" : "");
-    std::printf("win: the fast estimate, calibrated on self-play (docs/AI.md); --rollouts N plays "
-                "the candidates out for a win share with its 95%% interval\n");
+    const bool exact = answer["win_exact"].get<bool>();
+    std::printf("ranked by %s the probability of winning, then value, then fewer dice rerolled; "
+                "value: expected final score (solitaire-optimal), sd: its standard deviation "
+                "under that play\n",
+                exact ? "expert's exact figure of" : "expert's estimate of");
+    if (exact)
+      std::printf("win: exact (the last round of a two-player game: the opponent's last turn "
+                  "solved, or its final score known)\n");
+    else
+      std::printf("win: the fast estimate, calibrated on self-play (docs/AI.md)%s; --rollouts N "
+                  "plays the candidates out for a win share with its 95%% interval\n",
+                  answer["last_round"].get<bool>() ? " (last round: each later seat's final "
+                                                     "turn modelled on its own)"
+                                                   : "");
   } else if (objective.is_target()) {
     std::printf("objective %s: value is the probability that the final score is at least %d, "
                 "playing for it\n",
