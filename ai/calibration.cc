@@ -11,6 +11,7 @@
 #include "ai/ai_players.h"
 #include "ai/bot.h"
 #include "ai/dice_stream.h"
+#include "ai/parallel_block.h"
 #include "ai/player.h"
 #include "engine/game.h"
 
@@ -244,22 +245,10 @@ absl::StatusOr<CalibrationResult> RunCalibration(const CalibrationOptions& o) {
   std::vector<GameRecord> records(static_cast<size_t>(std::min(block, o.games)));
   for (int64_t first = 0; first < o.games; first += block) {
     const int64_t count = std::min(block, o.games - first);
-    std::mutex mutex;
-    std::string error;
-    std::atomic<bool> failed{false};
-#pragma omp parallel for num_threads(o.threads) schedule(dynamic, 1)
-    for (int64_t i = 0; i < count; ++i) {
-      if (failed.load(std::memory_order_relaxed)) continue;
-      absl::StatusOr<GameRecord> r = PlayCalibrationGame(o, first + i);
-      if (r.ok()) {
-        records[i] = *std::move(r);
-      } else {
-        std::lock_guard<std::mutex> lock(mutex);
-        if (error.empty()) error = std::string(r.status().message());
-        failed = true;
-      }
-    }
-    if (failed) return absl::InternalError(error);
+    if (absl::Status played = PlayBlock(o.threads, first, count, records,
+                                        [&](int64_t game) { return PlayCalibrationGame(o, game); });
+        !played.ok())
+      return played;
     std::vector<CalibrationSample> a, b;
     for (int64_t i = 0; i < count; ++i) {  // in game order
       const GameRecord& g = records[i];

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "ai/bot.h"
 #include "ai/dice_stream.h"
+#include "ai/parallel_block.h"
 #include "ai/player.h"
 
 namespace penk {
@@ -114,22 +115,10 @@ absl::StatusOr<MatchResult> RunMatch(const MatchOptions& o) {
   double llr = 0;
   for (int64_t first = 0; first < total && out.sprt == SprtResult::kContinue; first += block) {
     const int64_t count = std::min(block, total - first);
-    std::mutex mutex;
-    std::string error;
-    std::atomic<bool> failed{false};
-#pragma omp parallel for num_threads(o.threads) schedule(dynamic, 1)
-    for (int64_t i = 0; i < count; ++i) {
-      if (failed.load(std::memory_order_relaxed)) continue;
-      absl::StatusOr<DealResult> r = PlayDeal(o, first + i);
-      if (r.ok()) {
-        results[i] = *r;
-      } else {
-        std::lock_guard<std::mutex> lock(mutex);
-        if (error.empty()) error = std::string(r.status().message());
-        failed = true;
-      }
-    }
-    if (failed) return absl::InternalError(error);
+    if (absl::Status played = PlayBlock(o.threads, first, count, results,
+                                        [&](int64_t deal) { return PlayDeal(o, deal); });
+        !played.ok())
+      return played;
     for (int64_t i = 0; i < count; ++i) {  // in deal order
       const DealResult& r = results[i];
       ++sums.deals;
