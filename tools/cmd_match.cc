@@ -175,7 +175,8 @@ void RegisterMatch(CLI::App& app) {
   CLI::App* m = app.add_subcommand(
       "match", "a duplicate match: every deal played once per seat rotation with the same dice");
   m->add_option("players", args->players,
-                "2-4 players: greedy, random, solitaire (optimal), expert, master, expert:key=value..., master:key=value...")
+                absl::StrCat("2-4 players from ", AllowedPlayerNames(false),
+                             " (expert:key=value..., master:key=value... for measurements)"))
       ->required();
   m->add_option("--games", args->games,
                 absl::StrCat("number of games, 1..", kMaxMatchGames,

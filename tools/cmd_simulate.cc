@@ -109,7 +109,7 @@ void RegisterSimulate(CLI::App& app) {
   CLI::App* sim = app.add_subcommand(
       "simulate", "a tournament: N seeded games between AI players, seats rotated");
   sim->add_option("--players", args->players,
-                  "1-4 comma-separated players: greedy, random, optimal, expert (bot = greedy)")
+                  absl::StrCat("1-4 comma-separated players from ", AllowedPlayerNames(false)))
       ->required();
   sim->add_option("--games", args->games,
                   absl::StrCat("number of games, 1..", kMaxSimulatedGames,
