@@ -98,8 +98,16 @@ absl::StatusOr<SolitaireTable> LoadOrBuildDefaultTable(const Rules& rules, const
   // A folder we cannot write is said before the build, not after: every
   // process would build again while promising "once".
   const absl::Status writable = FolderWritable(dir);
+  // A blocked-row table comes with the others a game with opponents needs
+  // (up to 31 per rule set): the command that makes them all at once is
+  // named, so a first use need not stall on them one by one (issue 22).
+  const std::string all =
+      blocked_rows ? absl::StrCat("; games with opponents need up to 31 such tables: make them "
+                                  "all at once with: ", TableBuildCommand(rules, objective, dir))
+                   : "";
   if (writable.ok())
-    std::fprintf(stderr, "penk: no table at %s; building it (once, a few seconds)\n", path.c_str());
+    std::fprintf(stderr, "penk: no table at %s; building it (once, a few seconds)%s\n", path.c_str(),
+                 all.c_str());
   else
     std::fprintf(stderr,
                  "penk: no table at %s; building it for this process only (%s); make the "

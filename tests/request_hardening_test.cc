@@ -197,6 +197,22 @@ TEST_F(TablePolicy, AnUnwritableFolderIsSaidBeforeABuild) {
   EXPECT_EQ(err.find("once"), std::string::npos) << err;
 }
 
+// A first blocked-row table names the command that makes all of a game's
+// tables at once (issue 22: no stall on them one by one); the solitaire
+// table does not need it. Rows 1-5 blocked: a build of a fraction of a second.
+TEST_F(TablePolicy, ABlockedRowBuildNamesTheCommandForAll) {
+  testing::internal::CaptureStderr();
+  absl::StatusOr<SolitaireTable> t =
+      LoadOrBuildDefaultTable(Rules{}, dir_, 0b11111, BuildPolicy::All(true));
+  const std::string err = testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_NE(err.find("building it (once, a few seconds); games with opponents need up to 31 such "
+                     "tables: make them all at once with: penk tables build --all"),
+            std::string::npos)
+      << err;
+  EXPECT_NE(err.find("--table-dir " + dir_), std::string::npos) << err;
+}
+
 TEST_F(TablePolicy, SpreadTablesLiveInTheCacheUnderItsCap) {
   ASSERT_TRUE(WriteTable(BuildSolitaireTable(Rules{}, 6), TablePathIn(dir_, Rules{})).ok());
   SessionOptions o;
