@@ -326,10 +326,11 @@ TEST_F(AiTest, OptimalValuesOnCrossedSheetsMatchPlainRecursion) {
 }
 
 // Issue 24 item 4: a partial table's gap is an error naming the table, never
-// quietly the score. Each player (optimal's markings and failures, expert's
-// own leaf with lambda, expert's opponents' worth) over a table solving only
-// positions with at most 4 free cells, on a new game's sheets. Restoring the
-// score fallback in any of them makes its line fail.
+// quietly the score. Each player (optimal, expert with its own leaf valued,
+// expert) over a table solving only positions with at most 4 free cells, on
+// a new game's sheets; then optimal where only its markings meet gaps (every
+// failure ends the game), which fails if MarkValue quietly takes the score
+// (checked by restoring that fallback).
 TEST_F(AiTest, APartialTablesGapIsTableUnavailableNamingTheTable) {
   auto partial = std::make_shared<TableCache>(
       [](const TableKey& key) -> absl::StatusOr<SolitaireTable> {
@@ -347,6 +348,15 @@ TEST_F(AiTest, APartialTablesGapIsTableUnavailableNamingTheTable) {
     } catch (const TableUnavailable& e) {
       EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << name << ": " << e.what();
     }
+  }
+  // Column 1 closed, 8 free cells: a failure closes a second column (R5.2),
+  // every marking leaves at least 5 free cells.
+  OptimalPlayer optimal(partial);
+  try {
+    optimal.StartValue(*ParseSheet("ooooo/ooooo/ooooo/o..../o...."), Rules{});
+    ADD_FAILURE() << "optimal valued markings the table lacks";
+  } catch (const TableUnavailable& e) {
+    EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
   }
   EXPECT_THROW(SolitaireValueOfSheet(*partial, Sheet{}, Rules{}), TableUnavailable);
   // Where the table solves, its value: a live sheet with 4 free cells.
