@@ -53,15 +53,11 @@ OptimalPlayer::OptimalPlayer(std::shared_ptr<TableCache> tables)
 
 double OptimalPlayer::MarkValue(uint32_t cells) const {
   const ColumnCodes next = CodesAfterMarking(codes_, cells, table_->blocked_rows());
-  const double value = table_->ValueOfCodes(next);
-  // A partial table (tests) has no value for large positions: the score.
-  return std::isnan(value) ? ScoreOfCodes(next, rules_) : value;
+  return ValueOrThrow(*table_, next);  // a partial table's gap: TableUnavailable
 }
 
 double OptimalPlayer::FailValue(int face) const {
-  const ColumnCodes next = CodesAfterFailure(codes_, face);  // R3.5
-  const double value = table_->ValueOfCodes(next);
-  return std::isnan(value) ? ScoreOfCodes(next, rules_) : value;
+  return ValueOrThrow(*table_, CodesAfterFailure(codes_, face));  // R3.5
 }
 
 void OptimalPlayer::Solve(const Sheet& sheet, const Rules& rules) {
@@ -249,8 +245,8 @@ double ExpertPlayer::Leaf(uint32_t cells, int face) {
            kCircledTieBreak * std::popcount(me.circled);
   double worth = score;
   if (params_.lambda != 0 && me.ClosedColumns() < 2) {
-    const double v = my_table_->ValueOfCodes(next);
-    if (!std::isnan(v)) worth += params_.lambda * (v - score);
+    // Live (two closed columns are handled above), so a full table has a value.
+    worth += params_.lambda * (ValueOrThrow(*my_table_, next) - score);
   }
   double estimate = 1, margin = 0;
   for (int q = 0; q < key_.players; ++q) {

@@ -21,6 +21,7 @@
 #include "capi/penk.h"
 #include "fuzz/fuzz_common.h"
 #include "tables/table_store.h"
+#include "tests/completed_tables.h"
 
 namespace {
 
@@ -83,15 +84,11 @@ void CheckStatus(int status) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  // A table folder holding the small table under the default file name.
+  // The small table as a file of its own, and a table folder holding under
+  // the default file name that table completed by a synthetic estimate
+  // (a partial table is refused at a default path; tests/completed_tables.h).
   table_path = penk::fuzz::SmallTablePath();
-  const std::string dir = "/tmp/penk_fuzz_capi_tables";
-  std::filesystem::create_directories(dir);
-  const std::string name =
-      std::filesystem::path(penk::DefaultTablePath(penk::Rules{}, 0)).filename().string();
-  std::error_code ec;
-  std::filesystem::copy_file(table_path, dir + "/" + name,
-                             std::filesystem::copy_options::skip_existing, ec);
+  const std::string dir = penk::CompletedTableDir("/tmp/penk_fuzz_capi_completed_tables", 6);
   hostile_fifo = dir + "/fifo.penktable";
   ::mkfifo(hostile_fifo.c_str(), 0644);  // may exist from an earlier run
   hostile_loop = dir + "/loop_a";

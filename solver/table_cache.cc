@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "engine/rules.h"
+#include "solver/objective.h"
 #include "engine/score.h"
 #include "solver/solitaire_state.h"
 
@@ -222,8 +224,24 @@ double SolitaireValueOfSheet(TableCache& tables, const Sheet& sheet, const Rules
   if (sheet.ClosedColumns() >= 2) return score;  // R5.2: over
   absl::StatusOr<SolitairePosition> p = PositionOfSheet(sheet);
   if (!p.ok()) return score;
-  const double v = tables.GetOrThrow(rules, p->blocked_rows)->ValueOfCodes(p->codes);
-  return std::isnan(v) ? score : v;
+  return ValueOrThrow(*tables.GetOrThrow(rules, p->blocked_rows), p->codes);
+}
+
+double ValueOrThrow(const SolitaireTable& table, ColumnCodes codes) {
+  const double v = table.ValueOfCodes(codes);
+  if (!std::isnan(v)) return v;
+  std::string rows;
+  for (int k = 1; k <= kRows; ++k)
+    if (table.blocked_rows() >> (k - 1) & 1) rows += static_cast<char>('0' + k);
+  const int free = FreeCellCount(codes, table.blocked_rows());
+  throw TableUnavailable(absl::FailedPreconditionError(absl::StrCat(
+      "the table for rules ", FormatRules(table.rules()), ", blocked rows ",
+      rows.empty() ? "none" : rows, ", objective ", FormatObjective(table.objective()),
+      table.max_free() < kRows * kColumns
+          ? absl::StrCat(" is partial (positions with at most ", table.max_free(),
+                         " free cells) and has no value for this position (", free,
+                         " free cells)")
+          : " has no value for this position (it is not one of the table's positions)")));
 }
 
 }  // namespace penk

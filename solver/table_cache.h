@@ -146,11 +146,17 @@ class TableCache {
   Entries<SpreadTable> spreads_;
 };
 
+// table.ValueOfCodes(codes), or, where the table has no value (a partial
+// table's gap: a position with more than max_free free cells), a
+// TableUnavailable naming the table (rules, blocked rows, objective) and
+// saying so: a missing value is an error, never quietly replaced.
+double ValueOrThrow(const SolitaireTable& table, ColumnCodes codes);
+
 // Expected final score of `sheet` under optimal solitaire play from the start
 // of a turn, in the table of its blocked rows; a sheet with two closed
-// columns (R5.2), a sheet the table did not solve (partial tables: NaN) or a
-// sheet that cannot arise in a game is worth its score. Throws
-// TableUnavailable when the table cannot be had.
+// columns (R5.2) or a sheet that cannot arise in a game is worth its score.
+// Throws TableUnavailable when the table cannot be had or has no value for
+// the sheet (ValueOrThrow).
 double SolitaireValueOfSheet(TableCache& tables, const Sheet& sheet, const Rules& rules);
 
 }  // namespace penk

@@ -89,6 +89,15 @@ absl::StatusOr<SolitaireTable> LoadOrBuildDefaultTable(const Rules& rules, const
   absl::StatusOr<SolitaireTable> read = ReadTable(path, rules, blocked_rows, objective);
   // Only a missing file, or a build output of an older penk, is (re)built.
   const bool missing = read.status().code() == absl::StatusCode::kNotFound;
+  // A partial table (`tables build --max-free N --out F`) is never the
+  // default: its gaps would be errors in the middle of a game. It is the
+  // user's file, so it is refused, not rebuilt over.
+  if (read.ok() && read->max_free() < kRows * kColumns)
+    return absl::FailedPreconditionError(absl::StrCat(
+        path, " is a partial table (positions with at most ", read->max_free(),
+        " free cells), not the full table this default path holds: remove it so penk builds "
+        "the full one, or name a partial table as a file of its own (--table, the protocol's "
+        "\"table\" field)"));
   if (read.ok() || !(missing || IsOtherTableFormat(read.status()))) return read;
   const absl::Status may = policy.MayBuild(TableKey{rules, blocked_rows, "", objective}, dir,
                                            TableBuildCommand(rules, objective, dir));

@@ -44,7 +44,10 @@ SolitaireTable BuildTableWithProgress(const Rules& rules, int max_free, bool sho
 // file (or one an older penk wrote) is built and saved there when
 // `allow_build`, saying so on stderr; otherwise it is a NotFound error naming
 // the file and how to make it. A file that exists but is refused is an error:
-// it is never overwritten silently.
+// it is never overwritten silently. A partial table there (max_free < 25,
+// `tables build --max-free N --out F`) is refused so (FailedPrecondition
+// naming the file, saying it is partial and what to do): its gaps would be
+// errors in the middle of a game.
 // A folder we cannot write (read-only, or a path that cannot be a folder) is
 // said before a build, which is then used for this process only.
 absl::StatusOr<SolitaireTable> LoadOrBuildDefaultTable(const Rules& rules, const std::string& dir,

@@ -1,7 +1,7 @@
 // The AI players of issue 4 (ai/ai_players.h, solver/table_cache.h):
 // legality everywhere, expert's last turn against a brute-force enumeration
 // of the win probability, optimal's values on crossed sheets against a plain
-// recursion. Tables are partial (few free cells) so the suite stays fast;
+// recursion. Tables are exact only for few free cells so the suite stays fast;
 // the blocked-row tables themselves are checked against a brute force in
 // tests/solver_test.cc (SolverTest.BlockedRowsMatchBruteForce).
 #include <algorithm>
@@ -23,6 +23,7 @@
 #include "solver/solitaire_dp.h"
 #include "solver/table_cache.h"
 #include "solver/turn_solver.h"
+#include "tests/completed_tables.h"
 #include "tests/seeded_positions.h"
 
 namespace penk {
@@ -30,17 +31,18 @@ namespace {
 
 constexpr int kPartialFree = 7;
 
-// The tests' table cache: partial tables for no blocked rows and the blocked
-// sets the recursion test uses; the others solve nothing (NaN: the players
-// fall back on the score, which is enough for the legality tests).
+// The tests' table cache: complete tables, exact for positions with at most
+// kPartialFree free cells for no blocked rows and the blocked sets the
+// recursion test uses, synthetic beyond and for the other sets
+// (tests/completed_tables.h): whole games meet no gap (a gap would be a
+// TableUnavailable), enough for the legality tests, and the exact checks
+// only look where the values are the solver's.
 std::shared_ptr<TableCache> Tables() {
   static const std::shared_ptr<TableCache> tables = std::make_shared<TableCache>(
       [](const TableKey& key) -> absl::StatusOr<SolitaireTable> {
-        if (key.blocked_rows == 0 || key.blocked_rows == 0b00010 || key.blocked_rows == 0b01010)
-          return BuildSolitaireTable(key.rules, kPartialFree, nullptr, key.blocked_rows);
-        return SolitaireTable(key.rules, 0,
-                              std::vector<double>(kNumSolitaireStates, std::nan("")),
-                              key.blocked_rows);
+        const bool exact =
+            key.blocked_rows == 0 || key.blocked_rows == 0b00010 || key.blocked_rows == 0b01010;
+        return CompletedTable(key.rules, exact ? kPartialFree : 0, key.blocked_rows);
       },
       size_t{1} << 40);
   return tables;
@@ -321,6 +323,45 @@ TEST_F(AiTest, OptimalValuesOnCrossedSheetsMatchPlainRecursion) {
           << text << " " << FormatMarking(cells);
     }
   }
+}
+
+// Issue 24 item 4: a partial table's gap is an error naming the table, never
+// quietly the score. Each player (optimal, expert with its own leaf valued,
+// expert) over a table solving only positions with at most 4 free cells, on
+// a new game's sheets; then optimal where only its markings meet gaps (every
+// failure ends the game), which fails if MarkValue quietly takes the score
+// (checked by restoring that fallback).
+TEST_F(AiTest, APartialTablesGapIsTableUnavailableNamingTheTable) {
+  auto partial = std::make_shared<TableCache>(
+      [](const TableKey& key) -> absl::StatusOr<SolitaireTable> {
+        return BuildSolitaireTable(key.rules, 4, nullptr, key.blocked_rows);
+      });
+  const std::string want =
+      "the table for rules line-min=3,penk-lines=all, blocked rows none, objective mean is "
+      "partial (positions with at most 4 free cells) and has no value for this position";
+  for (const char* name : {"optimal", "expert:lambda=0.5:lopp=0", "expert"}) {
+    Game game = *Game::Create(2, Rules{}, 5);
+    std::unique_ptr<Player> player = *MakeBot(name, Rules{}, 1, partial);
+    try {
+      player->Decide(game);
+      ADD_FAILURE() << name << " decided without the values";
+    } catch (const TableUnavailable& e) {
+      EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << name << ": " << e.what();
+    }
+  }
+  // Column 1 closed, 8 free cells: a failure closes a second column (R5.2),
+  // every marking leaves at least 5 free cells.
+  OptimalPlayer optimal(partial);
+  try {
+    optimal.StartValue(*ParseSheet("ooooo/ooooo/ooooo/o..../o...."), Rules{});
+    ADD_FAILURE() << "optimal valued markings the table lacks";
+  } catch (const TableUnavailable& e) {
+    EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(SolitaireValueOfSheet(*partial, Sheet{}, Rules{}), TableUnavailable);
+  // Where the table solves, its value: a live sheet with 4 free cells.
+  const Sheet four = *ParseSheet("ooooo/o.ooo/oo.oo/ooo.o/oooo.");
+  EXPECT_EQ(SolitaireValueOfSheet(*partial, four, Rules{}), *partial->GetOrThrow(Rules{}, 0)->Value(four));
 }
 
 TEST_F(AiTest, ExpertNameOptions) {

@@ -11,6 +11,7 @@
 #include "nlohmann/json.hpp"
 #include "solver/solitaire_dp.h"
 #include "tables/table_file.h"
+#include "tests/completed_tables.h"
 
 namespace {
 
@@ -43,9 +44,9 @@ class CApiTables : public testing::Test {
 };
 
 TEST_F(CApiTables, EachContextUsesItsOwnFolderAndBuildSetting) {
-  // B has the (small) default table and may build; A has none and may not.
-  ASSERT_TRUE(penk::WriteTable(penk::BuildSolitaireTable(penk::Rules{}, 6), b_ + "/" + kDefaultName)
-                  .ok());
+  // B has a default table (complete but synthetic, cheap: a partial one is
+  // refused there) and may build; A has none and may not.
+  ASSERT_TRUE(penk::WriteTable(penk::CompletedTable(penk::Rules{}, 0), b_ + "/" + kDefaultName).ok());
   penk_context *a = nullptr, *b = nullptr;
   ASSERT_EQ(penk_context_create(a_.c_str(), &a), PENK_OK);
   ASSERT_EQ(penk_context_set_build(a, 0), PENK_OK);

@@ -17,6 +17,7 @@
 #include "solver/advisor.h"
 #include "solver/solitaire_dp.h"
 #include "tables/table_file.h"
+#include "tests/completed_tables.h"
 
 namespace {
 
@@ -33,15 +34,13 @@ std::string SmallTable() {
   return path;
 }
 
-// A table folder with the small table under the default name: it serves
-// the context (hints, game values, expert's tables) and the CLI
-// (PENK_TABLE_DIR) alike. The caller removes it.
+// A table folder with, under the default name, the small table completed
+// beyond its 6 free cells by a synthetic estimate (tests/completed_tables.h;
+// a partial table is refused there): it serves the context (hints, game
+// values, expert's tables) and the CLI (PENK_TABLE_DIR) alike, and where the
+// small table solves its values are the small table's. The caller removes it.
 std::string SmallTableDir(const std::string& tag) {
-  const std::string dir = testing::TempDir() + "penk_capi_test_" + tag;
-  std::filesystem::create_directories(dir);
-  std::filesystem::copy_file(SmallTable(), dir + "/solitaire_line-min=3_penk-lines=all.penktable",
-                             std::filesystem::copy_options::overwrite_existing);
-  return dir;
+  return penk::CompletedTableDir(testing::TempDir() + "penk_capi_test_" + tag, 6);
 }
 
 std::string RunPenk(const std::string& args) {

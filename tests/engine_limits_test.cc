@@ -20,6 +20,7 @@
 #include "tables/table_file.h"
 #include "tables/table_store.h"
 #include "protocol/protocol.h"
+#include "tests/completed_tables.h"
 
 namespace penk::protocol {
 namespace {
@@ -55,11 +56,13 @@ class EngineLimits : public testing::Test {
     std::error_code ec;
     std::filesystem::remove_all(dir_, ec);
   }
-  // The small table (positions with at most 6 free cells) under the default
-  // name of the table folder, for no blocked rows.
+  // Under the default name of the table folder, for no blocked rows, the
+  // small table (positions with at most 6 free cells) completed beyond by a
+  // synthetic estimate (tests/completed_tables.h: a partial table is refused
+  // at a default path).
   void AddSmallDefaultTable() {
     ASSERT_TRUE(
-        WriteTable(BuildSolitaireTable(Rules{}, 6, nullptr, 0), TablePathIn(dir_, Rules{}, 0)).ok());
+        WriteTable(CompletedTable(Rules{}, 6, 0), TablePathIn(dir_, Rules{}, 0)).ok());
   }
   SessionOptions NoBuild() const {
     SessionOptions o;
@@ -127,7 +130,7 @@ TEST_F(EngineLimits, NoBuildCoversTheBlockedRowTablesOfHints) {
   EXPECT_NE(MessageOf(r).find(TablePathIn(dir_, Rules{}, 0b10000)), std::string::npos) << r;
   EXPECT_EQ(FilesInDir(), 1u);
   // With the table there, the same request is served.
-  ASSERT_TRUE(WriteTable(BuildSolitaireTable(Rules{}, 6, nullptr, 0b10000),
+  ASSERT_TRUE(WriteTable(CompletedTable(Rules{}, 6, 0b10000),
                          TablePathIn(dir_, Rules{}, 0b10000))
                   .ok());
   r = Call(s, {{"cmd", "hint"}, {"sheet", mover}, {"roll", "12345J"}, {"rerolls", 1},
@@ -221,7 +224,7 @@ TEST_F(EngineLimits, MasterOptionsCannotBuyMinutesOfWork) {
 
 TEST_F(EngineLimits, TableCacheCapOfTheSession) {
   AddSmallDefaultTable();
-  ASSERT_TRUE(WriteTable(BuildSolitaireTable(Rules{}, 6, nullptr, 0b10000),
+  ASSERT_TRUE(WriteTable(CompletedTable(Rules{}, 6, 0b10000),
                          TablePathIn(dir_, Rules{}, 0b10000))
                   .ok());
   SessionOptions o = NoBuild();

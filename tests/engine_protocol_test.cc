@@ -24,6 +24,7 @@
 #include "solver/solitaire_dp.h"
 #include "tables/table_file.h"
 #include "tables/table_store.h"
+#include "tests/completed_tables.h"
 
 namespace penk::protocol {
 namespace {
@@ -47,14 +48,16 @@ std::string SmallTable(uint32_t blocked = 0) {
   return path;
 }
 
-// A table folder holding the small table under the default file name (the
-// AI players' and hints' default table), removed by the caller.
-std::string SmallTableDir(const std::string& tag) {
+// A table folder holding, under the default file name (the AI players' and
+// hints' default table), the small table completed beyond its 6 free cells
+// by a synthetic estimate (tests/completed_tables.h): a partial table is
+// refused there. Its values where the small table solves are the small
+// table's, so hints on those positions equal `penk hint --table small`.
+// Removed by the caller.
+std::string SmallTableDir(const std::string& tag, uint32_t blocked = 0) {
   const std::string dir = testing::TempDir() + "penk_engine_test_" + tag + "_" + std::to_string(getpid());
-  std::filesystem::create_directories(dir);
-  const std::string name = std::filesystem::path(DefaultTablePath(Rules{}, 0)).filename().string();
-  std::filesystem::copy_file(SmallTable(), dir + "/" + name,
-                             std::filesystem::copy_options::overwrite_existing);
+  CompletedTableDir(dir, 6);
+  if (blocked) CompletedTableDir(dir, 6, blocked);
   return dir;
 }
 
@@ -789,11 +792,7 @@ TEST_F(EngineTables, ALastRoundTurnWithTwoClosedColumnsIsAdvised) {
   // Seat 0 completed row 5 and column 1; its PENKs crossed them on seat 1's
   // sheet, closing seat 1's columns 1 and 3 (R4.2): the last round (R5.2),
   // and seat 1 still plays. Each marking is worth the final score it gives.
-  const std::string dir = SmallTableDir("lastturn");
-  std::filesystem::copy_file(
-      SmallTable(1u << 4),
-      dir + "/" + std::filesystem::path(DefaultTablePath(Rules{}, 1u << 4)).filename().string(),
-      std::filesystem::copy_options::overwrite_existing);
+  const std::string dir = SmallTableDir("lastturn", 1u << 4);
   Session s(FolderOnly(dir));
   const char* first = "oooo./ooo.o/oo.oo/o.ooo/ooooo";
   const char* closed = "xoooo/xoooo/xoo.o/x.oo./xxxxx";
@@ -945,14 +944,9 @@ TEST_F(EngineTables, ValueErrors) {
 }
 
 TEST_F(EngineTables, DefaultTableLoadsLazilyFromTableDir) {
-  // A table dir holding the small table under the default file name: no
+  // A table dir holding a (completed) table under the default file name: no
   // "table" field needed. With building off, a missing default table is an error.
-  const std::string dir = testing::TempDir() + "penk_engine_test_dir_" + std::to_string(getpid());
-  std::filesystem::create_directories(dir);
-  const std::string name =
-      std::filesystem::path(DefaultTablePath(Rules{}, 0)).filename().string();
-  std::filesystem::copy_file(SmallTable(), dir + "/" + name,
-                             std::filesystem::copy_options::overwrite_existing);
+  const std::string dir = SmallTableDir("dir");
   Session s(FolderOnly(dir));
   json r = Value(s, {{"sheet", kSmallSheet}});
   ASSERT_TRUE(r.contains("result")) << r;
@@ -965,6 +959,52 @@ TEST_F(EngineTables, DefaultTableLoadsLazilyFromTableDir) {
   Session fixed(f);
   EXPECT_TRUE(Value(fixed, {{"sheet", kSmallSheet}, {"table", "/elsewhere"}}).contains("result"));
   std::filesystem::remove_all(dir);
+}
+
+TEST_F(EngineTables, APartialTableAtTheDefaultPathIsRefused) {
+  // `tables build --max-free 6 --out F` copied under the default name: its
+  // gaps would be errors mid-game, so it is refused (not rebuilt over: the
+  // file is someone's), naming the file and what to do.
+  const std::string dir = testing::TempDir() + "penk_engine_test_partial_" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  const std::string path = TablePathIn(dir, Rules{}, 0);
+  std::filesystem::copy_file(SmallTable(), path, std::filesystem::copy_options::overwrite_existing);
+  const auto size = std::filesystem::file_size(path);
+  SessionOptions o = FolderOnly(dir);
+  o.build.allow = true;  // even when building is allowed
+  Session s(o);
+  json r = Value(s, {{"sheet", kSmallSheet}});
+  ASSERT_EQ(ErrorOf(r), "table_error") << r;
+  const std::string message = r["error"]["message"].get<std::string>();
+  EXPECT_NE(message.find(path), std::string::npos) << message;
+  EXPECT_NE(message.find("partial table (positions with at most 6 free cells)"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("remove it"), std::string::npos) << message;
+  EXPECT_EQ(std::filesystem::file_size(path), size);  // left as it was
+  // Named as a file of its own, the same table answers.
+  EXPECT_TRUE(Value(s, {{"sheet", kSmallSheet}, {"table", SmallTable()}}).contains("result"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_F(EngineTables, APlayerMeetingAGapOfAPartialTableIsATableError) {
+  // The session's table cache gives the players the small table; the
+  // solitaire player on an empty sheet needs values it does not have: a
+  // table_error naming the table, not a quiet score.
+  SessionOptions o;
+  o.shared_tables = std::make_shared<TableCache>(
+      [](const TableKey& key) -> absl::StatusOr<SolitaireTable> {
+        return BuildSolitaireTable(key.rules, 6, nullptr, key.blocked_rows, key.objective);
+      });
+  Session s(o);
+  json g = Call(s, {{"id", 1}, {"cmd", "new_game"}, {"players", {"human", "solitaire"}}, {"seed", 2}});
+  ASSERT_TRUE(g.contains("result")) << g;
+  json r = Call(s, {{"id", 2}, {"cmd", "best_action"}, {"game", g["result"]["game"]},
+                    {"level", "solitaire"}});
+  ASSERT_EQ(ErrorOf(r), "table_error") << r;
+  const std::string message = r["error"]["message"].get<std::string>();
+  EXPECT_NE(message.find("is partial (positions with at most 6 free cells)"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("line-min=3"), std::string::npos) << message;
 }
 
 TEST(EngineProtocol, PhysicalDiceUndoAndHistory) {

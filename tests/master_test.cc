@@ -3,8 +3,8 @@
 // the same decisions whatever its thread count, expert's decisions when it
 // may roll out nothing, and its options. Its strength is measured by
 // `penk match` (docs/AI.md), its decision time by penk_bench
-// (BM_MasterDecision), not here. Tables are partial (few free cells) so
-// that the suite stays fast, as in tests/ai_test.cc.
+// (BM_MasterDecision), not here. Tables are exact only for few free cells
+// so that the suite stays fast, as in tests/ai_test.cc.
 #include <atomic>
 #include <cmath>
 #include <memory>
@@ -18,6 +18,7 @@
 #include "gtest/gtest.h"
 #include "solver/solitaire_dp.h"
 #include "solver/table_cache.h"
+#include "tests/completed_tables.h"
 #include "tests/seeded_positions.h"
 
 namespace penk {
@@ -32,14 +33,14 @@ constexpr int kScale = 4;
 constexpr int kScale = 1;
 #endif
 
-// Partial tables for no blocked rows; the other blocked sets solve nothing
-// (NaN: the players fall back on the score, enough for these tests).
+// Complete tables (tests/completed_tables.h): exact for positions with at
+// most kPartialFree free cells and no blocked rows, synthetic beyond and for
+// the other blocked sets; whole games meet no gap (which would be a
+// TableUnavailable), enough for these tests.
 std::shared_ptr<TableCache> Tables() {
   static const std::shared_ptr<TableCache> tables = std::make_shared<TableCache>(
       [](const TableKey& key) -> absl::StatusOr<SolitaireTable> {
-        if (key.blocked_rows == 0) return BuildSolitaireTable(key.rules, kPartialFree, nullptr, 0);
-        return SolitaireTable(key.rules, 0, std::vector<double>(kNumSolitaireStates, std::nan("")),
-                              key.blocked_rows);
+        return CompletedTable(key.rules, key.blocked_rows == 0 ? kPartialFree : 0, key.blocked_rows);
       },
       size_t{1} << 40);
   return tables;

@@ -18,6 +18,7 @@
 #include "gtest/gtest.h"
 #include "protocol/hint.h"
 #include "tests/brute_turn.h"
+#include "tests/completed_tables.h"
 #include "solver/advisor.h"
 #include "ai/ai_players.h"
 #include "ai/bot.h"
@@ -102,16 +103,8 @@ TEST(RankingRule, OrderDoesNotDependOnTheInputOrderAndNaNValuesRankLast) {
 class RankingRuleGames : public ::testing::Test {
  public:
   static void SetUpTestSuite() {
-    tables_ = std::make_shared<TableCache>([](const TableKey& key) -> absl::StatusOr<SolitaireTable> {
-      const Rules& rules = key.rules;
-      const uint32_t blocked = key.blocked_rows;
-      std::vector<double> values(kNumSolitaireStates);
-      for (int64_t i = 0; i < kNumSolitaireStates; ++i) {
-        const ColumnCodes codes = StateOfIndex(i);
-        values[i] = ScoreOfCodes(codes, rules) + 2.0 * FreeCellCount(codes, blocked);
-      }
-      return SolitaireTable(rules, kRows * kColumns, std::move(values), blocked);
-    }, size_t{1} << 30);
+    // tests/completed_tables.h with nothing exact: every value synthetic.
+    tables_ = std::make_shared<TableCache>(CompletedTableLoader(0), size_t{1} << 30);
   }
   static void TearDownTestSuite() { tables_.reset(); }
   static std::shared_ptr<TableCache> tables_;

@@ -20,6 +20,7 @@
 #include "tables/spread_store.h"
 #include "tables/table_file.h"
 #include "tables/table_store.h"
+#include "tests/completed_tables.h"
 
 namespace penk::protocol {
 namespace {
@@ -151,8 +152,9 @@ TEST_F(TablePolicy, TablesOutsideThePolicyAreNotBuilt) {
   EXPECT_EQ(ErrorOf(r), "table_error") << r;
   EXPECT_NE(MessageOf(r).find("objective target=120"), std::string::npos) << r;
   EXPECT_EQ(FilesInDir(), 0u);
-  // A table already in the folder is served whatever the policy.
-  ASSERT_TRUE(WriteTable(BuildSolitaireTable(Rules{.line_min = 2}, 6),
+  // A table already in the folder is served whatever the policy (complete:
+  // a partial one is refused at a default path; exact for kSmallSheet).
+  ASSERT_TRUE(WriteTable(CompletedTable(Rules{.line_min = 2}, 6),
                          TablePathIn(dir_, Rules{.line_min = 2}))
                   .ok());
   r = Call(s, {{"cmd", "value"}, {"sheet", kSmallSheet}, {"rules", "line-min=2"}});
@@ -214,7 +216,7 @@ TEST_F(TablePolicy, ABlockedRowBuildNamesTheCommandForAll) {
 }
 
 TEST_F(TablePolicy, SpreadTablesLiveInTheCacheUnderItsCap) {
-  ASSERT_TRUE(WriteTable(BuildSolitaireTable(Rules{}, 6), TablePathIn(dir_, Rules{})).ok());
+  ASSERT_TRUE(WriteTable(CompletedTable(Rules{}, 6), TablePathIn(dir_, Rules{})).ok());
   SessionOptions o;
   o.table_dir = dir_;
   o.table_cache_mb = 40;  // a value table and its spread table (14.5 MB each)

@@ -36,6 +36,7 @@
 #include "solver/solitaire_dp.h"
 #include "tables/table_file.h"
 #include "tables/table_store.h"
+#include "tests/completed_tables.h"
 
 namespace penk::server {
 namespace {
@@ -300,9 +301,9 @@ TEST(Server, StopClosesOpenConnections) {
 class ServerTables : public testing::Test {
  protected:
   void SetUp() override {
-    // The small table (at most 6 free cells) as the default one: its spread
-    // table builds in well under a second.
-    ASSERT_TRUE(WriteTable(BuildSolitaireTable(Rules{}, 6), TablePathIn(dir_, Rules{})).ok());
+    // A complete table as the default one (a partial one is refused there),
+    // exact for few free cells, synthetic beyond (tests/completed_tables.h).
+    ASSERT_TRUE(WriteTable(CompletedTable(Rules{}, 6), TablePathIn(dir_, Rules{})).ok());
   }
   ServerOptions Options() const {
     ServerOptions o;
@@ -515,16 +516,18 @@ TEST(Server, AThreadThatCannotBeCreatedRefusesOnlyThatConnection) {
   EXPECT_EQ(c.Call({{"cmd", "hello"}})["result"]["name"], "penk");
 }
 
-// A folder holding the small table (positions with at most 6 free cells)
-// under the default name: expert, and so the rollouts, play from it.
+// A folder holding, under the default name, the small table (positions with
+// at most 6 free cells) completed beyond by a synthetic estimate
+// (tests/completed_tables.h; a partial table is refused there): expert, and
+// so the rollouts, play from it.
 std::string SmallTableDir() {
-  const std::string dir = testing::TempDir() + "penk_server_test_small_tables_v" +
+  const std::string dir = testing::TempDir() + "penk_server_test_completed_tables_v" +
                           std::to_string(kTableFormatVersion);
   const std::string path = TablePathIn(dir, Rules{}, 0);
   if (!std::filesystem::exists(path)) {
     std::filesystem::create_directories(dir);
     const std::string tmp = path + "." + std::to_string(::getpid());
-    EXPECT_TRUE(WriteTable(BuildSolitaireTable(Rules{}, 6, nullptr, 0), tmp).ok());
+    EXPECT_TRUE(WriteTable(CompletedTable(Rules{}, 6), tmp).ok());
     std::filesystem::rename(tmp, path);
   }
   return dir;

@@ -14,21 +14,20 @@
 #include "ai/simulate.h"
 #include "solver/solitaire_dp.h"
 #include "solver/table_cache.h"
+#include "tests/completed_tables.h"
 
 namespace penk {
 namespace {
 
 class SimulateTest : public ::testing::Test {};
 
-// Tables that solve nothing: optimal and expert fall back on the score,
-// enough to test the tournament machinery quickly.
+// Complete tables of synthetic values (tests/completed_tables.h: score plus
+// 2 per free cell, nothing solved): optimal and expert play whole games
+// meeting no gap (a gap would be a TableUnavailable), enough to test the
+// tournament machinery quickly.
 std::shared_ptr<TableCache> NothingSolved() {
   static const std::shared_ptr<TableCache> tables =
-      std::make_shared<TableCache>([](const TableKey& key) -> absl::StatusOr<SolitaireTable> {
-        return SolitaireTable(key.rules, 0,
-                              std::vector<double>(kNumSolitaireStates, std::nan("")),
-                              key.blocked_rows);
-      });
+      std::make_shared<TableCache>(CompletedTableLoader(0), size_t{1} << 40);
   return tables;
 }
 

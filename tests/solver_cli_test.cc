@@ -326,5 +326,28 @@ TEST_F(SolverCliTest, APartialTableIsNeverWrittenToTheDefaultPath) {
   EXPECT_FALSE(std::filesystem::exists(folder)) << "nothing may be written";
 }
 
+// Issue 24 item 4: a partial table (`--max-free N --out F`) copied under the
+// default file name is refused there, naming the file, saying it is partial
+// and what to do, and is left as it was (not rebuilt over); named as a file
+// of its own it answers. Breaking the check in LoadOrBuildDefaultTable makes
+// this fail (the value is served, or the file rebuilt).
+TEST_F(SolverCliTest, APartialTableAtTheDefaultPathIsRefused) {
+  const std::string folder = *dir_ + "/default_folder";
+  std::filesystem::create_directories(folder);
+  const std::string path = folder + "/solitaire_line-min=3_penk-lines=all.penktable";
+  std::filesystem::copy_file(*table_path_, path, std::filesystem::copy_options::overwrite_existing);
+  const auto size = std::filesystem::file_size(path);
+  Outcome r = ::penk::testing_support::RunPenkShell(absl::StrCat("value --sheet ", kSheet), "",
+                                                    "PENK_TABLE_DIR=" + folder);
+  EXPECT_NE(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.err.find(path + " is a partial table (positions with at most 8 free cells)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("remove it so penk builds the full one"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--table"), std::string::npos) << r.err;
+  EXPECT_EQ(std::filesystem::file_size(path), size);
+  EXPECT_EQ(Penk(absl::StrCat("value --sheet ", kSheet, " --table ", path)).exit_code, 0);
+}
+
 }  // namespace
 }  // namespace penk

@@ -2,8 +2,11 @@
 # Prints the transcript of docs/PROTOCOL.md: the requests of
 # docs/examples/transcript_requests.jsonl through the real `penk engine`, in a
 # scratch folder holding a small table (`small.penktable`, positions with at
-# most 6 free cells) and the same table under the default name in tables/
-# (for expert's tables). Usage: tools/protocol_transcript.sh [build/penk]
+# most 6 free cells, named by the requests' "table") and, under the default
+# name in tables/ (for expert's tables), the full table: a partial one is
+# refused there. The full table is the one beside the binary when it has
+# been built (build/tables/), else it is built here (10-20 s).
+# Usage: tools/protocol_transcript.sh [build/penk]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 penk=$(realpath "${1:-$root/build/penk}")
@@ -12,7 +15,12 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 "$penk" tables build --max-free 6 --out small.penktable >/dev/null 2>&1
 mkdir tables
-cp small.penktable "tables/solitaire_line-min=3_penk-lines=all.penktable"
+name=solitaire_line-min=3_penk-lines=all.penktable
+if [ -f "$(dirname "$penk")/tables/$name" ]; then
+  ln -s "$(dirname "$penk")/tables/$name" "tables/$name"
+else
+  "$penk" tables build --out "tables/$name" >/dev/null 2>&1
+fi
 "$penk" engine --table-dir tables --no-build <"$root/docs/examples/transcript_requests.jsonl" 2>/dev/null >replies.jsonl
 paste -d '\n' "$root/docs/examples/transcript_requests.jsonl" replies.jsonl |
   awk 'NR % 2 { print "> " $0; next } { print "< " $0 }'
