@@ -87,6 +87,12 @@ size_t SortByWin(std::vector<WinRankedAction>& actions) {
   return best;
 }
 
+bool WinIsExact(const WinQuery& q) {
+  bool over = q.sheet.ClosedColumns() >= 2;
+  for (const Sheet& o : q.opponents) over = over || o.ClosedColumns() >= 2;
+  return WinIsExact(static_cast<int>(q.opponents.size()) + 1, q.last_round || over);
+}
+
 absl::Status RankForWin(const WinQuery& q, const Dice& roll, int rerolls,
                         std::vector<RankedAction>& ranked, std::vector<double>& win,
                         std::shared_ptr<TableCache> tables) {
@@ -143,7 +149,7 @@ absl::Status RankForWin(const WinQuery& q, const Dice& roll, int rerolls,
   // tie-breakers below 1e-6: shown as it is. Elsewhere it is an estimate,
   // shown calibrated (ai/calibration_map.h): the map is increasing for a
   // given position, so the order is the same.
-  const bool exact = WinIsExact(view.players, view.last_round);
+  const bool exact = WinIsExact(q);
   for (const WinRankedAction& r : rule) {
     ranked.push_back({r.action, r.value});
     win.push_back(exact ? std::clamp(r.win, 0.0, 1.0) : CalibratedWin(r.win, view.players, view.turns));

@@ -66,6 +66,11 @@ size_t SortByWin(std::vector<WinRankedAction>& actions);
 // players the later seats are modelled one by one, an approximation.
 inline bool WinIsExact(int players, bool last_round) { return last_round && players == 2; }
 
+struct WinQuery;
+// The same for a query: its last round is the flag, or two closed columns on
+// some sheet (R5.2).
+bool WinIsExact(const WinQuery& q);
+
 struct WinQuery {
   Sheet sheet;                  // the player to move
   std::vector<Sheet> opponents; // the others, in turn order after the player

@@ -123,9 +123,7 @@ json AnswerHint(Session& s, const HintQuestion& q, const Game* game) {
     out["last_round"] = q.last_round;
     // Whether "win" is the exact probability (the last round of a two-player
     // game) or the calibrated estimate (ai/win_ranking.h WinIsExact).
-    bool over = q.sheet.ClosedColumns() >= 2;
-    for (const Sheet& o : q.opponents) over = over || o.ClosedColumns() >= 2;
-    out["win_exact"] = WinIsExact(static_cast<int>(q.opponents.size()) + 1, q.last_round || over);
+    out["win_exact"] = WinIsExact(WinQuery{q.sheet, q.opponents, q.rules, q.last_round, q.seat, q.turns});
   }
   if (q.objective.is_target()) out["objective"] = FormatObjective(q.objective);
   out["count"] = ranked.size();
