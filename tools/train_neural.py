@@ -1,0 +1,310 @@
+#!/usr/bin/python3
+"""Trains PENK's evaluation network (issue 21; docs/AI.md, "The evaluation
+network: file and trainer") on self-play data written by `penk neural
+selfplay`, and writes the net file that ai/neural_net.h reads.
+
+    /usr/bin/python3 tools/train_neural.py --data F1 [F2 ...] \\
+        --out data/neural.penknet --check data/neural_check.json \\
+        --curve data/neural_curve.json --seed 1 --epochs 10 --threads 2
+
+Debian's python3-torch is seen only by /usr/bin/python3. The split into
+training and validation is by game (positions of one game are correlated)
+and does not depend on --seed, so runs of other seeds or architectures are
+compared on the same validation positions. Given the seed and the thread
+count, a run is deterministic.
+
+Exit code 2, with one line on stderr, for a refused data file or option.
+"""
+import argparse
+import json
+import os
+import shlex
+import struct
+import sys
+import time
+
+import numpy as np
+
+SELF_MAGIC = b"PENKSELF"
+SELF_VERSION = 1
+SELF_HEADER = 32
+NET_MAGIC = b"PENKNET1"
+NET_VERSION = 1
+NET_HEADER = 48
+OUTPUTS = 8
+SCORE_SCALE = 50.0
+MAX_UNITS = 4096
+FNV_OFFSET = 14695981039346656037
+FNV_PRIME = 1099511628211
+MASK64 = (1 << 64) - 1
+
+
+class Refused(Exception):
+    """A one-line reason to stop with exit code 2."""
+
+
+def read_header(path):
+    """(layout, features, row_floats, rows) of a self-play file, its rows
+    counted from the file size when the header says 0 (a killed writer)."""
+    try:
+        size = os.stat(path).st_size
+        with open(path, "rb") as f:
+            head = f.read(SELF_HEADER)
+    except OSError as e:
+        raise Refused(f"{path}: cannot read: {e.strerror}")
+    if len(head) < 8 or head[:8] != SELF_MAGIC:
+        raise Refused(f"{path}: not a PENK self-play file (its first bytes are not PENKSELF)")
+    if len(head) < SELF_HEADER:
+        raise Refused(f"{path}: truncated header: {len(head)} bytes, expected {SELF_HEADER}")
+    version, layout, n, row_floats, rows = struct.unpack("<IIIIQ", head[8:])
+    if version != SELF_VERSION:
+        raise Refused(f"{path}: self-play format version {version}, this trainer reads {SELF_VERSION}")
+    if not 1 <= n <= MAX_UNITS or row_floats != n + 10:
+        raise Refused(f"{path}: {n} features in rows of {row_floats} floats, expected 1..{MAX_UNITS} and features + 10")
+    row_bytes = 4 * row_floats
+    body = size - SELF_HEADER
+    if rows == 0:
+        rows = body // row_bytes
+        if body % row_bytes:
+            print(f"train_neural: {path}: the last row is partial (writer stopped?); "
+                  f"reading the {rows} whole rows", file=sys.stderr)
+    elif rows * row_bytes != body:
+        raise Refused(f"{path}: {size} bytes, its header says {rows} rows "
+                      f"({SELF_HEADER + rows * row_bytes} bytes)")
+    return layout, n, row_floats, rows
+
+
+def load_data(paths):
+    """All rows of all files in one float32 array (one copy of the data in
+    memory: each file is memory-mapped and copied into place), with the
+    file index of each row."""
+    headers = [read_header(p) for p in paths]
+    layout, n = headers[0][0], headers[0][1]
+    for p, h in zip(paths, headers):
+        if (h[0], h[1]) != (layout, n):
+            raise Refused(f"{p}: layout {h[0]} with {h[1]} features, {paths[0]} has layout {layout} "
+                          f"with {n}; all data files must share one layout")
+    total = sum(h[3] for h in headers)
+    if total == 0:
+        raise Refused(f"{paths[0]}: no rows in the data")
+    data = np.empty((total, n + 10), dtype=np.float32)
+    file_of = np.empty(total, dtype=np.int64)
+    at = 0
+    for i, (p, h) in enumerate(zip(paths, headers)):
+        rows = h[3]
+        if rows:
+            m = np.memmap(p, dtype="<f4", mode="r", offset=SELF_HEADER, shape=(rows, n + 10))
+            for s in range(0, rows, 65536):  # in slices: page cache, not a second copy
+                data[at + s:at + min(rows, s + 65536)] = m[s:s + 65536]
+            del m
+        file_of[at:at + rows] = i
+        check_rows(p, data[at:at + rows], n)
+        at += rows
+    return layout, n, data, file_of
+
+
+def check_rows(path, rows, n):
+    """Refuses rows whose targets are not what the writer promises."""
+    if not len(rows):
+        return
+    players = rows[:, n + 8]
+    bad = ~np.isin(players, [2.0, 3.0, 4.0])
+    if bad.any():
+        raise Refused(f"{path}: row {int(np.argmax(bad))}: players {players[bad][0]:g}, expected 2, 3 or 4")
+    if not np.isfinite(rows).all():
+        row = int(np.argmax(~np.isfinite(rows).all(axis=1)))
+        raise Refused(f"{path}: row {row}: a value is not a finite number")
+    win = rows[:, n:n + 4]
+    share = np.abs(win.sum(axis=1) - 1) > 1e-3
+    if share.any():
+        raise Refused(f"{path}: row {int(np.argmax(share))}: win shares sum to "
+                      f"{win[share][0].sum():g}, expected 1")
+
+
+def validation_mask(file_of, games, percent):
+    """The validation rows: games whose hash of (file, game) falls in the
+    first `percent` of 100 (splitmix64; fixed, not seeded)."""
+    z = (file_of.astype(np.uint64) << np.uint64(40)) ^ games.astype(np.int64).astype(np.uint64)
+    with np.errstate(over="ignore"):
+        z = z + np.uint64(0x9E3779B97F4A7C15)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        z = z ^ (z >> np.uint64(31))
+    return (z % np.uint64(100)) < np.uint64(percent)
+
+
+def fnv1a64(data, h=FNV_OFFSET):
+    for b in data:
+        h = ((h ^ b) * FNV_PRIME) & MASK64
+    return h
+
+
+def net_bytes(model, layout):
+    """The net file of ai/neural_net.h for the model's weights."""
+    l1, l2, l3 = model[0], model[2], model[4]
+    parts = [l1.weight, l1.bias, l2.weight, l2.bias, l3.weight, l3.bias]
+    payload = b"".join(p.detach().numpy().astype("<f4").tobytes() for p in parts)
+    floats = len(payload) // 4
+    header = NET_MAGIC + struct.pack("<IIIIIIQQ", NET_VERSION, layout, l1.in_features,
+                                     l1.out_features, l2.out_features, OUTPUTS, floats, 0)
+    checksum = fnv1a64(payload, fnv1a64(header))
+    return header[:40] + struct.pack("<Q", checksum) + payload
+
+
+def write_file(path, data):
+    """Through a temporary file beside it: a failed write leaves an old file whole."""
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+
+
+def main(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--data", nargs="+", required=True, help="self-play files (penk neural selfplay), one layout")
+    p.add_argument("--out", required=True, help="the net file to write")
+    p.add_argument("--check", help="write ~20 validation positions with the model's outputs (for penk neural check)")
+    p.add_argument("--curve", help="write the training curve JSON (for penk neural curve)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--epochs", type=int, default=10)
+    p.add_argument("--threads", type=int, default=2, help="torch threads (torch's default here is 1)")
+    p.add_argument("--batch", type=int, default=1024)
+    p.add_argument("--lr", type=float, default=1e-3, help="Adam's learning rate in the first epoch")
+    p.add_argument("--lr-decay", type=float, default=0.8, help="the learning rate's factor per epoch")
+    p.add_argument("--score-weight", type=float, default=1.0,
+                   help="weight of the score loss (MSE of score/50) beside the win cross-entropy")
+    p.add_argument("--hidden1", type=int, default=128)
+    p.add_argument("--hidden2", type=int, default=32)
+    p.add_argument("--val-percent", type=int, default=10, help="the share of games held out for validation")
+    a = p.parse_args(argv[1:])
+    command = shlex.join([sys.executable] + argv)
+    for name in ("epochs", "threads", "batch"):
+        if getattr(a, name) < 1:
+            raise Refused(f"--{name} must be at least 1")
+    for name in ("hidden1", "hidden2"):
+        if not 1 <= getattr(a, name) <= MAX_UNITS:
+            raise Refused(f"--{name} must be 1..{MAX_UNITS}")
+    if not 1 <= a.val_percent <= 50:
+        raise Refused("--val-percent must be 1..50")
+
+    import torch  # late: --help and refused data need no torch
+    torch.set_num_threads(a.threads)
+    torch.manual_seed(a.seed)
+    rng = np.random.default_rng(a.seed)
+
+    t0 = time.time()
+    layout, n, data, file_of = load_data(a.data)
+    games = data[:, n + 9]
+    val = validation_mask(file_of, games, a.val_percent)
+    if val.all() or not val.any():  # a tiny data set: hold out the first game (or keep one for training)
+        first = (file_of == file_of[0]) & (games == games[0])
+        val = first if not val.any() else ~first
+    if val.all():
+        raise Refused(f"{a.data[0]}: one game only; training needs at least two")
+    train_idx, val_idx = np.flatnonzero(~val), np.flatnonzero(val)
+    n_games = len(np.unique(file_of * (1 << 40) + games.astype(np.int64)))
+    print(f"train_neural: {len(data)} rows of {n} features (layout {layout}), {n_games} games; "
+          f"{len(train_idx)} training, {len(val_idx)} validation rows; loaded in {time.time() - t0:.1f} s",
+          file=sys.stderr)
+
+    model = torch.nn.Sequential(
+        torch.nn.Linear(n, a.hidden1), torch.nn.ReLU(),
+        torch.nn.Linear(a.hidden1, a.hidden2), torch.nn.ReLU(),
+        torch.nn.Linear(a.hidden2, OUTPUTS))
+    opt = torch.optim.Adam(model.parameters(), lr=a.lr)
+    sched = torch.optim.lr_scheduler.ExponentialLR(opt, gamma=a.lr_decay)
+    slots = torch.arange(4)
+
+    def batch(rows):
+        b = torch.from_numpy(rows)
+        present = slots[None, :] < b[:, n + 8:n + 9]
+        return b[:, :n], b[:, n:n + 4], b[:, n + 4:n + 8] / SCORE_SCALE, present
+
+    def losses(x, win, score, present):
+        """Per row: the cross-entropy of the win shares, the score MSE, the
+        win shares (softmax over the present slots)."""
+        out = model(x)
+        logits = out[:, :4].masked_fill(~present, float("-inf"))
+        logp = torch.log_softmax(logits, dim=1).masked_fill(~present, 0.0)
+        ce = -(win * logp).sum(dim=1)
+        sq = ((out[:, 4:] - score) ** 2).masked_fill(~present, 0.0)
+        mse = sq.sum(dim=1) / present.sum(dim=1)
+        return ce, mse, logp.exp().masked_fill(~present, 0.0), out[:, 4:]
+
+    def evaluate():
+        model.eval()
+        ce_sum = brier_sum = mae_sum = slots_sum = 0.0
+        with torch.no_grad():
+            for s in range(0, len(val_idx), 8192):
+                x, win, score, present = batch(data[val_idx[s:s + 8192]])
+                ce, _, p, sc = losses(x, win, score, present)
+                ce_sum += ce.sum().item()
+                brier_sum += ((p - win) ** 2).masked_fill(~present, 0.0).sum().item()
+                mae_sum += ((sc - score).abs() * SCORE_SCALE).masked_fill(~present, 0.0).sum().item()
+                slots_sum += present.sum().item()
+        model.train()
+        return ce_sum / len(val_idx), brier_sum / slots_sum, mae_sum / slots_sum
+
+    curve = []
+    for epoch in range(1, a.epochs + 1):
+        t = time.time()
+        order = train_idx[rng.permutation(len(train_idx))]
+        total = 0.0
+        for s in range(0, len(order), a.batch):
+            x, win, score, present = batch(data[order[s:s + a.batch]])
+            ce, mse, _, _ = losses(x, win, score, present)
+            loss = ce.mean() + a.score_weight * mse.mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total += loss.item() * len(x)
+        sched.step()
+        logloss, brier, mae = evaluate()
+        e = {"epoch": epoch, "train_loss": total / len(order), "val_logloss": logloss,
+             "val_brier": brier, "val_score_mae": mae, "seconds": round(time.time() - t, 2)}
+        curve.append(e)
+        print(f"epoch {epoch}: train loss {e['train_loss']:.5f}, validation log loss {logloss:.5f}, "
+              f"Brier {brier:.5f}, score MAE {mae:.2f} points, {e['seconds']:.1f} s", file=sys.stderr)
+
+    model.eval()
+    write_file(a.out, net_bytes(model, layout))
+    if a.curve:
+        write_file(a.curve, json.dumps({
+            "epochs": curve, "seed": a.seed, "rows": int(len(data)), "games": int(n_games),
+            "data": a.data, "command": command}, indent=1).encode() + b"\n")
+    if a.check:
+        write_file(a.check, json.dumps(check_positions(model, data, val_idx, n, layout, rng, torch)).encode() + b"\n")
+    print(f"train_neural: wrote {a.out} in {time.time() - t0:.1f} s", file=sys.stderr)
+
+
+def check_positions(model, data, val_idx, n, layout, rng, torch):
+    """About 20 validation rows, of every player count present, with the
+    model's float32 outputs as the C++ forward pass must give them: win
+    shares over the present slots, scores in points, 0 for absent slots."""
+    players = data[val_idx, n + 8]
+    chosen = []
+    for k in (2, 3, 4):
+        rows = val_idx[players == k]
+        chosen += list(rng.choice(rows, size=min(7, len(rows)), replace=False))
+    positions = []
+    with torch.no_grad():
+        for r in sorted(chosen):
+            x = torch.from_numpy(data[r:r + 1, :n])
+            k = int(data[r, n + 8])
+            out = model(x)[0]
+            win = torch.zeros(4)
+            win[:k] = torch.softmax(out[:k], dim=0)
+            score = torch.zeros(4)
+            score[:k] = out[4:4 + k] * SCORE_SCALE
+            positions.append({"features": [float(v) for v in data[r, :n]], "players": k,
+                              "win": [float(v) for v in win], "score": [float(v) for v in score]})
+    return {"layout": int(layout), "inputs": int(n), "positions": positions}
+
+
+if __name__ == "__main__":
+    try:
+        main(sys.argv)
+    except Refused as e:
+        print(f"train_neural: {e}", file=sys.stderr)
+        sys.exit(2)
