@@ -118,3 +118,74 @@ std::string ReliabilitySvg(const std::vector<std::pair<std::string, ReliabilityT
 }
 
 }  // namespace penk::cli
+
+namespace penk::cli {
+namespace {
+
+// One panel of the training curve: the named series by epoch, in the band
+// [top, top + height) of the canvas, its own y range from the values.
+struct Series {
+  std::string label, colour, dash;
+  std::vector<double> values;
+};
+
+void CurvePanel(SvgChart& c, const std::vector<int>& epochs, const std::vector<Series>& series,
+                const std::string& y_label, double top, double height) {
+  constexpr double kLeft = 70, kWidth = 620;
+  double lo = series[0].values[0], hi = lo;
+  for (const Series& s : series)
+    for (double v : s.values) lo = std::min(lo, v), hi = std::max(hi, v);
+  const double pad = hi > lo ? (hi - lo) * 0.08 : std::max(std::abs(hi) * 0.05, 1e-3);
+  lo -= pad, hi += pad;
+  const LinearScale X{static_cast<double>(epochs.front()), static_cast<double>(epochs.back()),
+                      kLeft, kLeft + kWidth};
+  const LinearScale Y{lo, hi, top + height, top};
+  for (int i = 0; i <= 4; ++i) {
+    const double v = lo + (hi - lo) * i / 4;
+    c.Line(kLeft, Y(v), kLeft + kWidth, Y(v), Stroke("#ddd"));
+    c.Text(kLeft - 6, Y(v) + 4, absl::StrFormat("%.4g", v), TextStyle().Anchor("end"));
+  }
+  const int step = std::max(1, static_cast<int>(epochs.size()) / 10);
+  for (size_t i = 0; i < epochs.size(); i += step)
+    c.Text(X(epochs[i]), top + height + 16, absl::StrCat(epochs[i]), TextStyle().Anchor("middle"));
+  c.Line(kLeft, top + height, kLeft + kWidth, top + height, Stroke("#333"));
+  c.Text(16, top + height / 2, y_label, TextStyle().Anchor("middle").Rotate(-90));
+  for (size_t k = 0; k < series.size(); ++k) {
+    const Series& s = series[k];
+    std::vector<std::pair<double, double>> points;
+    for (size_t i = 0; i < epochs.size(); ++i) {
+      points.push_back({X(epochs[i]), Y(s.values[i])});
+      c.Circle(X(epochs[i]), Y(s.values[i]), 2.5, s.colour);
+    }
+    c.Polyline(points, Stroke(s.colour, 1.5, s.dash));
+    c.Text(kLeft + kWidth - 10, top + 14 + 15 * static_cast<double>(k),
+           absl::StrFormat("%s: last %.4g", s.label, s.values.back()),
+           TextStyle().Anchor("end").Fill(s.colour));
+  }
+}
+
+}  // namespace
+
+std::string TrainingCurveSvg(const std::vector<TrainingEpoch>& epochs, const std::string& title) {
+  constexpr double kW = 720, kPanel = 170, kGap = 50, kTop = 44;
+  SvgChart c(kW, kTop + 3 * (kPanel + kGap));
+  c.Text(kW / 2, 22, title, TextStyle().Anchor("middle").Size(15));
+  if (epochs.empty()) return c.Svg();
+  std::vector<int> x;
+  Series val{"validation log loss", "#1f77b4", "", {}}, train{"training loss", "#888", "4 4", {}};
+  Series brier{"validation Brier", "#d62728", "", {}}, mae{"validation score MAE", "#2ca02c", "", {}};
+  for (const TrainingEpoch& e : epochs) {
+    x.push_back(e.epoch);
+    val.values.push_back(e.val_logloss);
+    train.values.push_back(e.train_loss);
+    brier.values.push_back(e.val_brier);
+    mae.values.push_back(e.val_score_mae);
+  }
+  CurvePanel(c, x, {val, train}, "loss", kTop, kPanel);
+  CurvePanel(c, x, {brier}, "Brier", kTop + kPanel + kGap, kPanel);
+  CurvePanel(c, x, {mae}, "score error (points)", kTop + 2 * (kPanel + kGap), kPanel);
+  c.Text(kW / 2, kTop + 3 * (kPanel + kGap) - 14, "epoch", TextStyle().Anchor("middle"));
+  return c.Svg();
+}
+
+}  // namespace penk::cli

@@ -1,7 +1,8 @@
-// The CLI's two charts, both drawn by the one SVG writer (tools/svg_chart.h):
-// the final-score distribution of `penk distribution --svg` and the
-// reliability diagram of `penk calibrate --svg`. ai/ and solver/ return the
-// figures; only the CLI draws them.
+// The CLI's charts, all drawn by the one SVG writer (tools/svg_chart.h):
+// the final-score distribution of `penk distribution --svg`, the
+// reliability diagram of `penk calibrate --svg` and the training curve of
+// `penk neural curve`. ai/, solver/ and the trainer give the figures; only
+// the CLI draws them.
 #ifndef PENK_TOOLS_CHARTS_H_
 #define PENK_TOOLS_CHARTS_H_
 
@@ -26,6 +27,18 @@ std::string ScoreDistributionSvg(const ScoreDistribution& d, const std::string& 
 // Brier scores in the legend, and the diagonal of a perfect estimate.
 std::string ReliabilitySvg(const std::vector<std::pair<std::string, ReliabilityTable>>& tables,
                            const std::string& title);
+
+// One epoch of tools/train_neural.py's curve (its --curve JSON).
+struct TrainingEpoch {
+  int epoch = 0;
+  double train_loss = 0, val_logloss = 0, val_brier = 0, val_score_mae = 0;
+};
+
+// The training curve: three panels by epoch, one above the other (their
+// scales differ): the validation log loss of the win shares (with the
+// training loss, which adds the score term), the validation Brier score,
+// the validation score error in points.
+std::string TrainingCurveSvg(const std::vector<TrainingEpoch>& epochs, const std::string& title);
 
 }  // namespace penk::cli
 

@@ -67,6 +67,7 @@ void RegisterAnalysisCommands(CLI::App& app);
 void RegisterEngine(CLI::App& app);
 void RegisterServe(CLI::App& app);
 void RegisterData(CLI::App& app);
+void RegisterNeural(CLI::App& app);
 
 }  // namespace penk::cli
 

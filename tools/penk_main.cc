@@ -58,6 +58,7 @@ int main(int argc, char** argv) {
   penk::cli::RegisterServe(app);
   penk::cli::RegisterAnalysisCommands(app);
   penk::cli::RegisterData(app);
+  penk::cli::RegisterNeural(app);
   // CLI11 would only say "a subcommand is required"; name the unknown word.
   const std::vector<CLI::App*> commands =
       app.get_subcommands([](CLI::App*) { return true; });
