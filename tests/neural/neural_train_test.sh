@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Inference equals trainer (issue 21): tools/train_neural.py trains one epoch
+# on a small random self-play file, then `penk neural check NET --against
+# CHECK` must find the C++ forward pass within 1e-5 of torch's outputs. Also:
+# a killed writer's file (row count 0, a partial last row) trains, a file of
+# another layout is refused with exit 2, and the curve draws.
+# Skipped (exit 77) where /usr/bin/python3 has no torch (python3-torch).
+#   neural_train_test.sh SOURCE_DIR PENK WORKDIR
+set -euo pipefail
+src=$1 penk=$2 work=$3
+py=/usr/bin/python3
+if ! "$py" -c 'import torch' 2>/dev/null; then
+  echo "neural_train: skipped: $py cannot import torch (apt-get install python3-torch)"
+  exit 77
+fi
+rm -rf "$work" && mkdir -p "$work" && cd "$work"
+"$py" "$src/tests/neural/make_selfplay.py" a.penkself --games 60 --seed 1
+"$py" "$src/tests/neural/make_selfplay.py" b.penkself --games 20 --seed 2 --rows-zero
+"$py" "$src/tools/train_neural.py" --data a.penkself b.penkself --out net.penknet \
+  --check check.json --curve curve.json --seed 1 --epochs 1 --threads 2
+"$penk" neural check net.penknet --against check.json
+"$penk" neural curve curve.json --svg curve.svg
+grep -q '</svg>' curve.svg
+# A second run of the same seed writes the same net.
+"$py" "$src/tools/train_neural.py" --data a.penkself b.penkself --out again.penknet \
+  --seed 1 --epochs 1 --threads 2 2>/dev/null
+cmp net.penknet again.penknet
+# Another layout beside the first: refused, one line, exit 2.
+"$py" "$src/tests/neural/make_selfplay.py" c.penkself --games 5 --layout 2
+set +e
+"$py" "$src/tools/train_neural.py" --data a.penkself c.penkself --out bad.penknet 2>err.txt
+rc=$?
+set -e
+[ "$rc" -eq 2 ] || { echo "expected exit 2 for mixed layouts, got $rc"; exit 1; }
+grep -q 'all data files must share one layout' err.txt
+[ "$(wc -l < err.txt)" -eq 1 ]
+# A damaged net: `penk neural check` exits 1 with one line.
+cp net.penknet bad.penknet
+printf '\x01' | dd of=bad.penknet bs=1 seek=100 conv=notrunc status=none
+set +e
+"$penk" neural check bad.penknet 2>err.txt
+rc=$?
+set -e
+[ "$rc" -eq 1 ] || { echo "expected exit 1 for a damaged net, got $rc"; exit 1; }
+grep -q 'checksum mismatch' err.txt
+echo "neural_train: ok"
