@@ -149,5 +149,28 @@ TEST(Charts, DistributionBarsWhereTheScoresSay) {
   EXPECT_NE(std::find(texts.begin(), texts.end(), "a & b: mean 6.75, sd 4.66"), texts.end());
 }
 
+// The training curve of `penk neural curve`: a well-formed document with
+// one line and one dot per epoch in each of its four panels; the best
+// validation log loss (the lowest) at the bottom of its panel's band, the
+// highest at the top (the range is padded by 8% each side).
+TEST(Charts, TrainingCurveHasADotPerEpochInEachPanel) {
+  std::vector<TrainingEpoch> epochs;
+  for (int e = 1; e <= 5; ++e) epochs.push_back({e, 3.0 / e, 1.0 - 0.05 * e, 0.2 - 0.01 * e, 40.0 - e});
+  const ptree root = ParseSvg(TrainingCurveSvg(epochs, "a <curve>"));
+  EXPECT_EQ(Children(root, "polyline").size(), 4u);
+  const std::vector<ptree> dots = Children(root, "circle");
+  ASSERT_EQ(dots.size(), 20u);
+  // The first panel spans y 44..214; its values 0.95..0.75, padded by 0.016.
+  const double lo = 0.75 - 0.016, hi = 0.95 + 0.016;
+  EXPECT_NEAR(Attr(dots[0], "cy"), 214 - 170 * (0.95 - lo) / (hi - lo), 0.01);
+  EXPECT_NEAR(Attr(dots[4], "cy"), 214 - 170 * (0.75 - lo) / (hi - lo), 0.01);
+  EXPECT_NEAR(Attr(dots[0], "cx"), 70, 0.01);
+  EXPECT_NEAR(Attr(dots[4], "cx"), 690, 0.01);
+  EXPECT_EQ(Children(root, "text")[0].get_value<std::string>(), "a <curve>");
+  // One epoch only: still a document, the dots at the left edge.
+  const ptree one = ParseSvg(TrainingCurveSvg({epochs[0]}, "one"));
+  EXPECT_EQ(Children(one, "circle").size(), 4u);
+}
+
 }  // namespace
 }  // namespace penk::cli

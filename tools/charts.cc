@@ -168,11 +168,12 @@ void CurvePanel(SvgChart& c, const std::vector<int>& epochs, const std::vector<S
 
 std::string TrainingCurveSvg(const std::vector<TrainingEpoch>& epochs, const std::string& title) {
   constexpr double kW = 720, kPanel = 170, kGap = 50, kTop = 44;
-  SvgChart c(kW, kTop + 3 * (kPanel + kGap));
+  SvgChart c(kW, kTop + 4 * (kPanel + kGap));
   c.Text(kW / 2, 22, title, TextStyle().Anchor("middle").Size(15));
   if (epochs.empty()) return c.Svg();
   std::vector<int> x;
-  Series val{"validation log loss", "#1f77b4", "", {}}, train{"training loss", "#888", "4 4", {}};
+  Series val{"validation log loss", "#1f77b4", "", {}};
+  Series train{"training loss (win cross-entropy + weight x score MSE)", "#555", "", {}};
   Series brier{"validation Brier", "#d62728", "", {}}, mae{"validation score MAE", "#2ca02c", "", {}};
   for (const TrainingEpoch& e : epochs) {
     x.push_back(e.epoch);
@@ -181,10 +182,11 @@ std::string TrainingCurveSvg(const std::vector<TrainingEpoch>& epochs, const std
     brier.values.push_back(e.val_brier);
     mae.values.push_back(e.val_score_mae);
   }
-  CurvePanel(c, x, {val, train}, "loss", kTop, kPanel);
+  CurvePanel(c, x, {val}, "log loss", kTop, kPanel);
   CurvePanel(c, x, {brier}, "Brier", kTop + kPanel + kGap, kPanel);
   CurvePanel(c, x, {mae}, "score error (points)", kTop + 2 * (kPanel + kGap), kPanel);
-  c.Text(kW / 2, kTop + 3 * (kPanel + kGap) - 14, "epoch", TextStyle().Anchor("middle"));
+  CurvePanel(c, x, {train}, "training loss", kTop + 3 * (kPanel + kGap), kPanel);
+  c.Text(kW / 2, kTop + 4 * (kPanel + kGap) - 14, "epoch", TextStyle().Anchor("middle"));
   return c.Svg();
 }
 

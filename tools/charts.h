@@ -34,10 +34,10 @@ struct TrainingEpoch {
   double train_loss = 0, val_logloss = 0, val_brier = 0, val_score_mae = 0;
 };
 
-// The training curve: three panels by epoch, one above the other (their
-// scales differ): the validation log loss of the win shares (with the
-// training loss, which adds the score term), the validation Brier score,
-// the validation score error in points.
+// The training curve: four panels by epoch, one above the other (their
+// scales differ): the validation log loss of the win shares, the validation
+// Brier score, the validation score error in points, and the training loss
+// (which adds the score term, so it is not comparable with the log loss).
 std::string TrainingCurveSvg(const std::vector<TrainingEpoch>& epochs, const std::string& title);
 
 }  // namespace penk::cli
