@@ -6,7 +6,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libabsl-dev libboost-dev libcli11-dev nlohmann-json3-dev
+# libeigen3-dev: the evaluation network's forward pass (ai/neural_net). Training
+# the net (tools/train_neural.py) needs python3-torch under /usr/bin/python3 as
+# well; it is not installed by default (large; the neural_train test is
+# skipped without it): apt-get install python3-torch.
+packages=(libabsl-dev libboost-dev libcli11-dev nlohmann-json3-dev libeigen3-dev
           pkg-config   # pkg-config: the install test builds against penk.pc
           chromium chromium-driver python3-selenium)  # the web app's browser tests (docs/WEB.md)
 missing=()
