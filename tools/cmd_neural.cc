@@ -55,8 +55,12 @@ void RunCheck(const std::string& net_path, const std::string& against) {
               net->layout(), net->inputs(), net->hidden1(), net->hidden2(), kNeuralOutputs,
               net->file_bytes(), static_cast<unsigned long long>(net->checksum()));
   if (against.empty()) return;
+  std::ifstream in(against, std::ios::binary);
+  if (!in) CheckFailed(absl::StrCat("cannot read ", QuotedInput(against)));
+  std::stringstream text;
+  text << in.rdbuf();
   absl::StatusOr<std::vector<NeuralCheckPosition>> positions =
-      ParseNeuralCheck(ReadText(against), against, net->layout(), net->inputs());
+      ParseNeuralCheck(text.str(), against, net->layout(), net->inputs());
   if (!positions.ok()) CheckFailed(std::string(positions.status().message()));
   const NeuralCheckDifference d = CompareNeuralCheck(*net, *positions);
   std::printf("%s: %zu positions, max |difference| %.3g on win shares, %.3g on scores / %g\n",

@@ -94,30 +94,32 @@ def load_data(paths):
         rows = h[3]
         if rows:
             m = np.memmap(p, dtype="<f4", mode="r", offset=SELF_HEADER, shape=(rows, n + 10))
-            for s in range(0, rows, 65536):  # in slices: page cache, not a second copy
+            # In slices: the mapping stays page cache, not a second copy, and
+            # the checks' temporaries stay small.
+            for s in range(0, rows, 65536):
                 data[at + s:at + min(rows, s + 65536)] = m[s:s + 65536]
+                check_rows(p, data[at + s:at + min(rows, s + 65536)], n, s)
             del m
         file_of[at:at + rows] = i
-        check_rows(p, data[at:at + rows], n)
         at += rows
     return layout, n, data, file_of
 
 
-def check_rows(path, rows, n):
-    """Refuses rows whose targets are not what the writer promises."""
-    if not len(rows):
-        return
+def check_rows(path, rows, n, first):
+    """Refuses rows whose targets are not what the writer promises (`first`:
+    the file's row number of rows[0], for the message)."""
     players = rows[:, n + 8]
     bad = ~np.isin(players, [2.0, 3.0, 4.0])
     if bad.any():
-        raise Refused(f"{path}: row {int(np.argmax(bad))}: players {players[bad][0]:g}, expected 2, 3 or 4")
-    if not np.isfinite(rows).all():
-        row = int(np.argmax(~np.isfinite(rows).all(axis=1)))
-        raise Refused(f"{path}: row {row}: a value is not a finite number")
+        raise Refused(f"{path}: row {first + int(np.argmax(bad))}: players {players[bad][0]:g}, "
+                      "expected 2, 3 or 4")
+    finite = np.isfinite(rows).all(axis=1)
+    if not finite.all():
+        raise Refused(f"{path}: row {first + int(np.argmax(~finite))}: a value is not a finite number")
     win = rows[:, n:n + 4]
     share = np.abs(win.sum(axis=1) - 1) > 1e-3
     if share.any():
-        raise Refused(f"{path}: row {int(np.argmax(share))}: win shares sum to "
+        raise Refused(f"{path}: row {first + int(np.argmax(share))}: win shares sum to "
                       f"{win[share][0].sum():g}, expected 1")
 
 
