@@ -283,6 +283,27 @@ TEST_F(NeuralNetFile, ANonFiniteWeightIsRefused) {
   EXPECT_NE(Refusal(path_).find("not a finite number"), std::string::npos);
 }
 
+// Random damage (bytes overwritten, cut, appended) of a good file: every
+// result is a refusal, never a crash or a net (the sanitizer pass checks the
+// reads). A header whose fields are all random is refused on the header.
+TEST_F(NeuralNetFile, RandomDamageIsAlwaysRefused) {
+  std::mt19937 rng(9);
+  for (int trial = 0; trial < 2000; ++trial) {
+    std::string b = good_;
+    const int kind = trial % 3;
+    if (kind == 0) {
+      const size_t at = rng() % b.size();
+      const char was = b[at];
+      while (b[at] == was) b[at] = static_cast<char>(rng());
+    } else if (kind == 1) {
+      b.resize(rng() % b.size());
+    } else {
+      for (size_t i = 8; i < kNeuralHeaderBytes; ++i) b[i] = static_cast<char>(rng());
+    }
+    EXPECT_FALSE(NeuralNet::Parse(b, "net", kLayout, 20).ok()) << "trial " << trial;
+  }
+}
+
 TEST(NeuralNet, EncodeRefusesWeightsOfTheWrongShape) {
   NeuralWeights w = RandomWeights(5, 4, 3, 8);
   w.w2.pop_back();
