@@ -13,6 +13,7 @@
 #include "engine/marking.h"
 #include "engine/quoted_input.h"
 #include "engine/score.h"
+#include "solver/score_spread.h"
 #include "solver/table_cache.h"
 #include "ai/name_options.h"
 #include "ai/win_ranking.h"
@@ -112,11 +113,13 @@ Action OptimalPlayer::Decide(const Game& game) {
 // ---------------------------------------------------------------------------
 // expert
 
-absl::StatusOr<ExpertParams> ParseExpertName(absl::string_view name) {
+namespace {
+
+absl::StatusOr<ExpertParams> ParseTurnSearchName(absl::string_view name, absl::string_view kind,
+                                                 ExpertParams p) {
   absl::StatusOr<std::vector<std::pair<std::string, double>>> options =
-      ParseNameOptions(name, "expert");
+      ParseNameOptions(name, kind);
   if (!options.ok()) return options.status();
-  ExpertParams p;
   for (const auto& [key, x] : *options) {
     if (key == "lambda") p.lambda = x;
     else if (key == "sigma" && x > 0) p.sigma = x;
@@ -128,10 +131,24 @@ absl::StatusOr<ExpertParams> ParseExpertName(absl::string_view name) {
     else if (key == "race") p.race = x != 0;
     else
       return absl::InvalidArgumentError(absl::StrCat(
-          "unknown expert option ", QuotedInput(absl::StrCat(key, "=", x)),
+          "unknown ", kind, " option ", QuotedInput(absl::StrCat(key, "=", x)),
           "; known: lambda, lopp, relative, sigma (>0), horizon, opp, final, race"));
   }
   return p;
+}
+
+}  // namespace
+
+absl::StatusOr<ExpertParams> ParseExpertName(absl::string_view name) {
+  return ParseTurnSearchName(name, "expert", ExpertParams{});
+}
+
+absl::StatusOr<ExpertParams> ParseNeuralName(absl::string_view name) {
+  ExpertParams p;
+  // The net sees the opponents' sheets itself: no hand-made denial term, so
+  // their solitaire values are not looked up for it.
+  p.lambda_opp = 0;
+  return ParseTurnSearchName(name, "neural", p);
 }
 
 double ShareAgainstFinalTurn(const Sheet& sheet, int threshold, const Rules& rules,
@@ -155,14 +172,15 @@ double ShareAgainstFinalTurn(const Sheet& sheet, int threshold, const Rules& rul
 }
 
 ExpertPlayer::ExpertPlayer(std::shared_ptr<TableCache> tables, const ExpertParams& params,
-                           std::string name)
+                           std::string name, std::shared_ptr<const NeuralNet> net)
     : tables_(tables),
       params_(params),
       name_(std::move(name)),
       turn_(std::make_unique<TurnValues>()),
       scratch_turn_(std::make_unique<TurnValues>()),
       effects_(1024),
-      solitaire_(std::move(tables)) {}
+      solitaire_(std::move(tables)),
+      net_(std::move(net)) {}
 
 double ExpertPlayer::Worth(const Sheet& sheet) {  // an opponent's
   const double score = Score(sheet, key_.rules);
@@ -185,8 +203,114 @@ const ExpertPlayer::LinesEffect& ExpertPlayer::Effect(uint32_t rows, uint32_t co
     }
     e.sheets[q] = s;
   }
+  e.net_delta.clear();
+  if (net_) {
+    for (int q = 0; q < key_.players; ++q) {
+      if (q == key_.me || e.sheets[q] == key_.sheets[q]) continue;
+      const int at = SlotOf(q, next_mover_, key_.players) * kSlotFeatures;
+      float slot[kSlotFeatures];
+      WriteSlotFeatures(e.sheets[q], SolitaireValueOfSheet(*tables_, e.sheets[q], key_.rules),
+                        NextTurns(q), key_.rules, slot);
+      for (int i = 0; i < kSlotFeatures; ++i)
+        if (slot[i] != base_[at + i]) e.net_delta.emplace_back(at + i, slot[i] - base_[at + i]);
+    }
+  }
   e.known = true;
   return e;
+}
+
+int ExpertPlayer::NextTurns(int seat) const {
+  // In our turn of a round, the seats before ours have played one turn more
+  // than we have (R5.2: a round goes in seat order); after it, we have too.
+  return seat <= key_.me ? key_.turns + 1 : key_.turns;
+}
+
+void ExpertPlayer::PrepareNet() {
+  NeuralPosition p;
+  p.players = key_.players;
+  next_mover_ = (key_.me + 1) % key_.players;
+  p.mover = next_mover_;
+  p.last_round = false;  // the net is asked only where the game goes on
+  p.rules = key_.rules;
+  for (int q = 0; q < key_.players; ++q) {
+    p.sheets[q] = key_.sheets[q];
+    p.turns[q] = NextTurns(q);
+    p.values[q] = SolitaireValueOfSheet(*tables_, p.sheets[q], key_.rules);
+  }
+  base_ = FeaturesOf(p);
+  net_->Begin(base_.data(), base_acc_);
+}
+
+NeuralOutput ExpertPlayer::NetLeaf(const Sheet& me, ColumnCodes next, const LinesEffect& effect) {
+  leaf_acc_ = base_acc_;
+  const int mine = SlotOf(key_.me, next_mover_, key_.players);
+  const int at = mine * kSlotFeatures;
+  float slot[kSlotFeatures];
+  // Live (two closed columns end the game and are valued exactly), so a full
+  // table has a value.
+  WriteSlotFeatures(me, ValueOrThrow(*my_table_, next), key_.turns + 1, key_.rules, slot);
+  for (int i = 0; i < kSlotFeatures; ++i)
+    if (slot[i] != base_[at + i]) net_->Add(leaf_acc_, at + i, slot[i] - base_[at + i]);
+  for (const auto& [i, delta] : effect.net_delta) net_->Add(leaf_acc_, i, delta);
+  return net_->Finish(leaf_acc_, key_.players);
+}
+
+double ExpertPlayer::LeafScore(uint32_t cells, int face) {
+  const uint32_t key = cells ? cells : kFailKey | static_cast<uint32_t>(face);
+  auto it = leaf_score_.find(key);
+  if (it == leaf_score_.end()) {
+    Leaf(cells, face);
+    it = leaf_score_.find(key);
+  }
+  return it->second;
+}
+
+void ExpertPlayer::SolveScores() {
+  if (scores_solved_) return;
+  const Sheet& mine = key_.sheets[key_.me];
+  // Each final roll: the score of its best marking by win share, the first
+  // in canonical order among equal shares (FinalRollValues' maximum).
+  if (!score_turn_) score_turn_ = std::make_unique<TurnValues>();
+  std::array<double, kNumRolls> best;
+  best.fill(kIllegal);
+  double* score0 = score_turn_->roll[0].data();
+  const MarkingCatalog& catalog = MarkingCatalog::Get();
+  ForEachMarking(catalog.Avoiding(~mine.free()), [&](int id) {
+    const uint32_t cells = catalog.cells(id);
+    const double w = Leaf(cells, 0);
+    const double sc = LeafScore(cells, 0);
+    for (uint16_t r : catalog.RollsOf(id))
+      if (w > best[r]) best[r] = w, score0[r] = sc;
+  });
+  double fail_win = kIllegal, fail_score = 0;
+  for (int v = 1; v <= kColumns; ++v)  // R3.5: the failure of the best share
+    if (!mine.ColumnClosed(v))
+      if (const double w = Leaf(0, v); w > fail_win) fail_win = w, fail_score = LeafScore(0, v);
+  for (int r = 0; r < kNumRolls; ++r)
+    if (best[r] == kIllegal) score0[r] = fail_score;
+  TurnChoices choices;
+  for (int n = 1; n <= kRerolls; ++n) BestKeeps(*turn_, n, choices.keep[n - 1].data());
+  MeansOfTurn(choices, *score_turn_);
+  scores_solved_ = true;
+}
+
+double ExpertPlayer::MarkScore(const ExpertView& view, uint32_t cells) {
+  Prepare(view);
+  return net_ ? LeafScore(cells, 0) : std::nan("");
+}
+
+double ExpertPlayer::FailScore(const ExpertView& view, int face) {
+  Prepare(view);
+  return net_ ? LeafScore(0, face) : std::nan("");
+}
+
+double ExpertPlayer::KeepScore(const ExpertView& view, const Dice& roll, int rerolls,
+                               const Dice& keep) {
+  Prepare(view);
+  if (!net_) return std::nan("");
+  SolveScores();
+  const DiceSpace& space = DiceSpace::Get();
+  return score_turn_->KeepValue(rerolls, space.RollIndex(roll), space.KeepIndex(keep));
 }
 
 double ExpertPlayer::BeatShare(const Sheet& sheet, int threshold) {
@@ -240,9 +364,18 @@ double ExpertPlayer::Leaf(uint32_t cells, int face) {
   const LinesEffect& effect = Effect(rows, columns);
   // Do we play again? Not in the last round, nor when this turn starts it.
   const bool starts_last = me.ClosedColumns() >= 2 || effect.ends;
-  if ((key_.last_round && params_.exact_final) || (!key_.last_round && starts_last && params_.race))
+  const uint32_t key = cells ? cells : kFailKey | static_cast<uint32_t>(face);
+  if ((key_.last_round && params_.exact_final) || (!key_.last_round && starts_last && params_.race)) {
+    if (net_) leaf_score_[key] = score;  // we play no more: our final score (R5.2)
     return FinalShare(score, effect) + kFinalScoreTieBreak * score +
            kCircledTieBreak * std::popcount(me.circled);
+  }
+  if (net_ && key_.players > 1) {
+    const NeuralOutput out = NetLeaf(me, next, effect);
+    const int mine = SlotOf(key_.me, next_mover_, key_.players);
+    leaf_score_[key] = out.score[mine];
+    return out.win[mine] + kCircledTieBreak * std::popcount(me.circled);
+  }
   double worth = score;
   if (params_.lambda != 0 && me.ClosedColumns() < 2) {
     // Live (two closed columns are handled above), so a full table has a value.
@@ -280,6 +413,9 @@ void ExpertPlayer::Prepare(const ExpertView& key) {
   my_codes_ = CodesInPlace(mine);
   scale_ = params_.sigma * std::sqrt(std::max(1.0, params_.horizon - key_.turns));
   for (LinesEffect& e : effects_) e.known = false;
+  leaf_score_.clear();
+  scores_solved_ = false;
+  if (net_ && key_.players > 1) PrepareNet();
   for (int q = 0; q < key_.players; ++q)
     potential_now_[q] = params_.relative && q != key_.me
                             ? Worth(key_.sheets[q]) - Score(key_.sheets[q], key_.rules)

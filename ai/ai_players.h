@@ -24,6 +24,8 @@
 #include "engine/game.h"
 #include "engine/rules.h"
 #include "engine/sheet.h"
+#include "ai/neural_features.h"
+#include "ai/neural_net.h"
 #include "ai/player.h"
 #include "ai/win_ranking.h"
 #include "solver/solitaire_dp.h"
@@ -92,6 +94,8 @@ struct ExpertParams {
 // Parses "expert" or "expert:key=value:...": keys lambda, lopp (lambda_opp),
 // sigma, horizon, opp, final, race (0/1 for the switches).
 absl::StatusOr<ExpertParams> ParseExpertName(absl::string_view name);
+// "neural" or "neural:key=value:...": the same keys; the net is the leaf.
+absl::StatusOr<ExpertParams> ParseNeuralName(absl::string_view name);
 
 // Probability-like share of the win of a player whose final score is
 // `threshold`, against one opponent on `sheet` who plays one last turn to beat
@@ -125,10 +129,15 @@ struct ExpertView {
   static ExpertView Of(const Game& game);
 };
 
+// With a net (`neural`, issue 21) the leaf of every position after which
+// the game goes on is the net's win share of our seat (ai/neural_net.h)
+// instead of the normal model; the last round and the marking that starts it
+// keep the exact final-turn model above, which the net cannot beat.
 class ExpertPlayer : public Player {
  public:
   explicit ExpertPlayer(std::shared_ptr<TableCache> tables,
-                        const ExpertParams& params = ExpertParams{}, std::string name = "expert");
+                        const ExpertParams& params = ExpertParams{}, std::string name = "expert",
+                        std::shared_ptr<const NeuralNet> net = nullptr);
   std::string name() const override { return name_; }
   Action Decide(const Game& game) override;
   // Every legal action of a multiplayer game's current decision, best first
@@ -146,6 +155,8 @@ class ExpertPlayer : public Player {
   // estimate counts mostly the score (lambda = 0).
   Action SolitaireChoice(const Game& game) { return solitaire_.Decide(game); }
   double turn_start() const { return turn_->start; }
+  const std::shared_ptr<const NeuralNet>& net() const { return net_; }
+  const ExpertParams& params() const { return params_; }
 
   // The leaf of the solved turn for the current position of `game`: the
   // estimated win probability after circling `cells` (or failing on column
@@ -160,6 +171,16 @@ class ExpertPlayer : public Player {
   double FailValue(const ExpertView& view, int face);
   double KeepValue(const ExpertView& view, const Dice& roll, int rerolls, const Dice& keep);
 
+  // With a net only (NaN otherwise): our expected final score in this game
+  // after each action of the view's turn, our play going on by the win
+  // share (as Decide plays: at each roll the keep and the marking of the best
+  // win share; among equal shares the solver's keep rule and the first
+  // marking in canonical order). A leaf after which we play no more has our
+  // final score itself; any other leaf has the net's score output.
+  double MarkScore(const ExpertView& view, uint32_t cells);
+  double FailScore(const ExpertView& view, int face);
+  double KeepScore(const ExpertView& view, const Dice& roll, int rerolls, const Dice& keep);
+
  private:
   using Key = ExpertView;
   struct LinesEffect {  // opponents after our PENKs on some lines
@@ -167,6 +188,8 @@ class ExpertPlayer : public Player {
     std::array<Sheet, kMaxPlayers> sheets{};
     std::array<double, kMaxPlayers> worth{};
     bool ends = false;  // some opponent then has two closed columns (R5.2)
+    // With a net: the changes of the opponents' inputs from the base (Prepare).
+    std::vector<std::pair<int, float>> net_delta;
   };
   void Prepare(const ExpertView& view);
   double Leaf(uint32_t cells, int face);
@@ -174,6 +197,11 @@ class ExpertPlayer : public Player {
   double Worth(const Sheet& sheet);
   double FinalShare(int my_score, const LinesEffect& effect);
   double BeatShare(const Sheet& sheet, int threshold);
+  void PrepareNet();
+  void SolveScores();
+  double LeafScore(uint32_t cells, int face);
+  int NextTurns(int seat) const;  // turns of `seat` once our turn is over
+  NeuralOutput NetLeaf(const Sheet& me, ColumnCodes next, const LinesEffect& effect);
 
   std::shared_ptr<TableCache> tables_;
   ExpertParams params_;
@@ -189,6 +217,16 @@ class ExpertPlayer : public Player {
   std::array<double, kMaxPlayers> potential_now_{};  // opponents' potential now
   std::unordered_map<uint64_t, double> beat_cache_;
   OptimalPlayer solitaire_;
+  std::shared_ptr<const NeuralNet> net_;
+  int next_mover_ = 0;              // the seat after ours: the net's mover at our leaves
+  NeuralFeatures base_{};           // the inputs before our marking, seen by next_mover_
+  NeuralNet::Accumulator base_acc_, leaf_acc_;
+  // Our final score expected at each leaf of the solved turn (cells, or
+  // kFailKey | face), filled by Leaf; and the turn's scores under its policy.
+  static constexpr uint32_t kFailKey = 1u << 31;
+  std::unordered_map<uint32_t, double> leaf_score_;
+  std::unique_ptr<TurnValues> score_turn_;
+  bool scores_solved_ = false;
 };
 
 }  // namespace penk

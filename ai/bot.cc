@@ -12,6 +12,7 @@
 #include "engine/score.h"
 #include "ai/ai_players.h"
 #include "ai/master.h"
+#include "ai/neural_default.h"
 
 namespace penk {
 GreedyBot::GreedyBot() : turn_(std::make_unique<TurnValues>()) {}
@@ -94,7 +95,8 @@ Action RandomBot::Decide(const Game& game) {
 bool BotNeedsTables(absl::string_view name) {
   std::string lower = absl::AsciiStrToLower(name);
   return lower == "optimal" || lower == "solitaire" || lower == "expert" || lower == "master" ||
-         absl::StartsWith(lower, "expert:") || absl::StartsWith(lower, "master:");
+         lower == "neural" || absl::StartsWith(lower, "expert:") ||
+         absl::StartsWith(lower, "master:") || absl::StartsWith(lower, "neural:");
 }
 
 absl::Status CheckBotName(absl::string_view name) {
@@ -102,11 +104,13 @@ absl::Status CheckBotName(absl::string_view name) {
   if (!BotNeedsTables(lower)) return MakeBot(lower, Rules{}, 0).status();
   if (absl::StartsWith(lower, "master")) return ParseMasterName(lower).status();
   if (absl::StartsWith(lower, "expert")) return ParseExpertName(lower).status();
+  if (absl::StartsWith(lower, "neural")) return ParseNeuralName(lower).status();
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::unique_ptr<Player>> MakeBot(absl::string_view name, const Rules&,
-                                                uint64_t seed, std::shared_ptr<TableCache> tables) {
+absl::StatusOr<std::unique_ptr<Player>> MakeBot(absl::string_view name, const Rules& rules,
+                                                uint64_t seed, std::shared_ptr<TableCache> tables,
+                                                std::shared_ptr<const NeuralNet> net) {
   std::string lower = absl::AsciiStrToLower(name);
   if (lower == "bot" || lower == "greedy") return std::make_unique<GreedyBot>();
   if (lower == "random") return std::make_unique<RandomBot>(seed);
@@ -116,7 +120,23 @@ absl::StatusOr<std::unique_ptr<Player>> MakeBot(absl::string_view name, const Ru
     if (!parsed.ok()) return parsed.status();
     if (!tables)
       return absl::FailedPreconditionError("the master player needs a table cache (solver/table_cache.h)");
-    return std::make_unique<MasterPlayer>(std::move(tables), *parsed, lower);
+    if (parsed->base == MasterBase::kNeural) {
+      absl::StatusOr<std::shared_ptr<const NeuralNet>> chosen = NetFor(std::move(net), rules);
+      if (!chosen.ok()) return chosen.status();
+      net = *std::move(chosen);
+    } else {
+      net = nullptr;
+    }
+    return std::make_unique<MasterPlayer>(std::move(tables), *parsed, lower, std::move(net));
+  }
+  if (lower == "neural" || absl::StartsWith(lower, "neural:")) {
+    absl::StatusOr<ExpertParams> parsed = ParseNeuralName(lower);
+    if (!parsed.ok()) return parsed.status();
+    if (!tables)
+      return absl::FailedPreconditionError("the neural player needs a table cache (solver/table_cache.h)");
+    absl::StatusOr<std::shared_ptr<const NeuralNet>> chosen = NetFor(std::move(net), rules);
+    if (!chosen.ok()) return chosen.status();
+    return std::make_unique<ExpertPlayer>(std::move(tables), *parsed, lower, *std::move(chosen));
   }
   std::optional<ExpertParams> params;
   if (lower == "expert" || absl::StartsWith(lower, "expert:")) {
@@ -130,7 +150,8 @@ absl::StatusOr<std::unique_ptr<Player>> MakeBot(absl::string_view name, const Ru
   if (lower == "optimal") return std::make_unique<OptimalPlayer>(std::move(tables));
   if (params) return std::make_unique<ExpertPlayer>(std::move(tables), *params, lower);
   return absl::InvalidArgumentError(absl::StrCat(
-      "unknown bot ", QuotedInput(name), "; known bots: greedy (bot), random, solitaire (optimal), expert, master"));
+      "unknown bot ", QuotedInput(name),
+      "; known bots: greedy (bot), random, solitaire (optimal), expert, neural, master"));
 }
 
 }  // namespace penk

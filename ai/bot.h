@@ -22,6 +22,8 @@
 
 namespace penk {
 
+class NeuralNet;
+
 // Value of a failure (R3.5) for the greedy bot's expectimax: no gain, minus a
 // small penalty so that a marking worth nothing still beats a failure.
 inline constexpr double kGreedyFailurePenalty = 0.5;
@@ -74,11 +76,12 @@ class RandomBot : public Player {
 
 // The names MakeBot accepts: "bot" (the default bot, = greedy), "greedy",
 // "random", "solitaire" (= "optimal": solitaire-optimal, ai/ai_players.h),
-// "expert" (plays to win) and "master" (expert improved by rollouts,
+// "expert" (plays to win), "neural" (expert's search on a learned
+// evaluation, ai/neural_net.h) and "master" (expert improved by rollouts,
 // ai/master.h). "expert:key=value:..." and "master:key=value:..." are those
 // with changed parameters (ParseExpertName, ParseMasterName), for measurements.
-inline constexpr const char* kBotNames[] = {"bot",     "greedy",  "random", "solitaire",
-                                            "optimal", "expert",  "master"};
+inline constexpr const char* kBotNames[] = {"bot",     "greedy", "random", "solitaire",
+                                            "optimal", "expert", "neural", "master"};
 
 // The levels offered to frontends (hello, penk --help), strongest last, each
 // with what a player should know of it; `alias` is an older name still accepted.
@@ -97,6 +100,8 @@ inline constexpr LevelInfo kLevels[] = {
     {"greedy", "bot", "takes the best expected score of this turn alone; quick and solid"},
     {"expert", "", "plays to win: exact turn search valuing its score, the opponents' and the end of "
                    "the game; fast"},
+    {"neural", "", "expert's turn search with a learned evaluation of the whole position, "
+                   "trained by self-play; fast"},
     {"master", "", "expert improved by playing out its close calls to the end of the game; the "
                    "strongest level, a fraction of a second a move"},
 };
@@ -107,9 +112,12 @@ inline constexpr LevelInfo kLevels[] = {
 // or blocked rows may load a table, and throws TableUnavailable when the
 // cache cannot give it. optimal and expert need a cache: without one they are
 // refused (FailedPrecondition); the other bots ignore it.
+// `neural` (and `master:base=neural`) evaluate with `net`, or with the net
+// built into the program (BuiltInNeuralNet) when none is given.
 absl::StatusOr<std::unique_ptr<Player>> MakeBot(absl::string_view name, const Rules& rules,
                                                 uint64_t seed = 0,
-                                                std::shared_ptr<TableCache> tables = nullptr);
+                                                std::shared_ptr<TableCache> tables = nullptr,
+                                                std::shared_ptr<const NeuralNet> net = nullptr);
 
 // Whether the bot of this name uses exact tables (optimal, expert:...).
 bool BotNeedsTables(absl::string_view name);

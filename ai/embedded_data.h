@@ -16,6 +16,8 @@ inline constexpr char kCalibrationFile[] = "data/calibration.json";
 // The bytes of data/ladder.json and data/calibration.json as built.
 absl::string_view EmbeddedLadderJson();
 absl::string_view EmbeddedCalibrationJson();
+// The bytes of data/neural.penknet (ai/neural_default.h reads and checks them).
+absl::string_view EmbeddedNeuralNet();
 
 // For a compiled-in file that fails its check (a build of a damaged file):
 // prints "penk: MESSAGE" on stderr and ends the program, since serving any

@@ -9,7 +9,10 @@
 #include <exception>
 #include <utility>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "ai/dice_stream.h"
 #include "ai/name_options.h"
 #include "ai/rollout.h"
@@ -54,10 +57,27 @@ struct Paired {
 }  // namespace
 
 absl::StatusOr<MasterParams> ParseMasterName(absl::string_view name) {
-  absl::StatusOr<std::vector<std::pair<std::string, double>>> options =
-      ParseNameOptions(name, "master");
-  if (!options.ok()) return options.status();
+  // base=NAME is the one option whose value is a name: taken out first.
   MasterParams p;
+  std::string rest;
+  int bases = 0;
+  for (absl::string_view part : absl::StrSplit(name, ':')) {
+    if (absl::StartsWith(absl::AsciiStrToLower(part), "base=")) {
+      const std::string base = absl::AsciiStrToLower(part.substr(5));
+      if (++bases > 1)
+        return absl::InvalidArgumentError("master option \"base\" is given twice");
+      if (base == "expert") p.base = MasterBase::kExpert;
+      else if (base == "neural") p.base = MasterBase::kNeural;
+      else
+        return absl::InvalidArgumentError(absl::StrCat(
+            "master option base=", QuotedInput(base), " names no fast player; known: expert, neural"));
+      continue;
+    }
+    absl::StrAppend(&rest, rest.empty() ? "" : ":", part);
+  }
+  absl::StatusOr<std::vector<std::pair<std::string, double>>> options =
+      ParseNameOptions(rest, "master");
+  if (!options.ok()) return options.status();
   for (const auto& [k, x] : *options) {
     auto whole_in = [x = x](double lo, double hi) { return x == std::floor(x) && x >= lo && x <= hi; };
     bool ok = true;
@@ -72,7 +92,7 @@ absl::StatusOr<MasterParams> ParseMasterName(absl::string_view name) {
     else
       return absl::InvalidArgumentError(
           absl::StrCat("unknown master option ", QuotedInput(k),
-                       "; known: trials, window, cands, z, threads, ms, seed, solitaire"));
+                       "; known: base, trials, window, cands, z, threads, ms, seed, solitaire"));
     if (!ok)
       return absl::InvalidArgumentError(absl::StrCat(
           "master option ", k, "=", x,
@@ -83,8 +103,13 @@ absl::StatusOr<MasterParams> ParseMasterName(absl::string_view name) {
 }
 
 MasterPlayer::MasterPlayer(std::shared_ptr<TableCache> tables, const MasterParams& params,
-                           std::string name)
-    : tables_(tables), params_(params), name_(std::move(name)), expert_(tables) {
+                           std::string name, std::shared_ptr<const NeuralNet> net)
+    : tables_(tables),
+      params_(params),
+      name_(std::move(name)),
+      base_params_(net ? *ParseNeuralName("neural") : ExpertParams{}),
+      net_(std::move(net)),
+      expert_(tables, base_params_, net_ ? "neural" : "expert", net_) {
   params_.threads = std::clamp(params_.threads, 1, kMaxMasterThreads);
 }
 
@@ -126,7 +151,7 @@ Action MasterPlayer::Choose(const Game& game, const std::vector<Action>& candida
   const int threads = params_.threads;
   if (seats_.size() < static_cast<size_t>(threads)) seats_.resize(threads);
   for (auto& row : seats_)
-    while (static_cast<int>(row.size()) < n) row.push_back(std::make_unique<ExpertPlayer>(tables_));
+    while (static_cast<int>(row.size()) < n) row.push_back(std::make_unique<ExpertPlayer>(tables_, base_params_, expert_.name(), net_));
 
   const uint64_t seed = MixBits(PositionKey(game) ^ MixBits(params_.seed));
   const uint64_t offset = MixBits(seed) % 46656;

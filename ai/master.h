@@ -36,7 +36,11 @@ namespace penk {
 
 inline constexpr int kMaxMasterThreads = 64;
 
+// The fast player master ranks with and rolls out (base=NAME).
+enum class MasterBase { kExpert, kNeural };
+
 struct MasterParams {
+  MasterBase base = MasterBase::kExpert;
   int64_t trials = 216;   // rollouts per candidate, at most (1..100000)
   double window = 0.03;   // rivals within this of expert's win estimate are rolled out
   int candidates = 3;     // at most this many actions rolled out, expert's choice included (2..16)
@@ -52,8 +56,9 @@ struct MasterParams {
   bool solitaire = true;
 };
 
-// Parses "master" or "master:key=value:...": keys trials, window, cands,
-// z, threads, ms, seed, solitaire (0/1).
+// Parses "master" or "master:key=value:...": keys base (expert or neural:
+// the fast player ranked and rolled out), trials, window, cands, z, threads,
+// ms, seed, solitaire (0/1).
 absl::StatusOr<MasterParams> ParseMasterName(absl::string_view name);
 
 // What a master player did, for measurements (docs/AI.md).
@@ -66,8 +71,9 @@ struct MasterStats {
 
 class MasterPlayer : public Player {
  public:
+  // `net`: the base's net when params.base is kNeural (MakeBot gives it).
   MasterPlayer(std::shared_ptr<TableCache> tables, const MasterParams& params = MasterParams{},
-               std::string name = "master");
+               std::string name = "master", std::shared_ptr<const NeuralNet> net = nullptr);
   std::string name() const override { return name_; }
   Action Decide(const Game& game) override;
   const MasterStats& stats() const { return stats_; }
@@ -83,7 +89,9 @@ class MasterPlayer : public Player {
   std::shared_ptr<TableCache> tables_;
   MasterParams params_;
   std::string name_;
-  ExpertPlayer expert_;
+  ExpertParams base_params_;
+  std::shared_ptr<const NeuralNet> net_;
+  ExpertPlayer expert_;  // the base player (expert, or neural with net_)
   // Players of the rollouts, per thread and seat, kept warm across trials
   // (expert is deterministic: its caches change no decision).
   std::vector<std::vector<std::unique_ptr<ExpertPlayer>>> seats_;

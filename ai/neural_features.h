@@ -1,16 +1,88 @@
-// Placeholder of the feature layout the evaluation network reads (issue 21):
-// only the two constants that the net loader and `penk neural check` need.
-// The real file comes with ai/neural_features.cc, which sets them.
+// The input of the evaluation network (ai/neural_net.h): a multiplayer
+// position between two turns, seen by the seat about to move (issue 21).
+//
+// The net values the moment after a turn's marking or failure (R3) and its
+// PENK crossings (R4.2): the leaf of a turn expectimax, and the start of the
+// next seat's turn. Seats are rotated so that slot 0 is the seat to move and
+// slot i is seat (mover + i) mod players: one net then serves every seat, and
+// the outputs (win share and final score of each slot) are read back by slot.
+//
+// Layout 1, kFeatureCount floats:
+//   4 slots of kSlotFeatures (zeros for slots >= players):
+//     [0, 25)   circled cells (bit order of engine/sheet.h: row-major)
+//     [25, 50)  crossed cells, whether by a failure (R3.5) or a PENK (R4.2)
+//     50        score now / 50 (R6)
+//     51        the sheet's exact solitaire value / 100 (its blocked rows'
+//               table; its score once two columns are closed): what the exact
+//               machinery says this sheet is worth alone
+//     52        closed columns / 5 (R5.1, R5.2)
+//     53        free cells / 25
+//     54        turns the seat has played / 15
+//     55        1: the seat is in the game
+//   then 10 for the game:
+//     [0, 3)    players is 2, 3, 4 (one-hot)
+//     3         rows make PENKs (R4.3: 0 with penk-lines=columns)
+//     4         line-min / 5 (R6.5; the net is trained at 3)
+//     5         the last round is being played (R5.2)
+//     [6, 10)   the absolute seat of the mover (one-hot): who still plays
+//               this round, since the round ends with the last seat (R5.2)
+// A change of this layout changes kFeatureLayout: a net of another layout is
+// refused on load.
 #ifndef PENK_AI_NEURAL_FEATURES_H_
 #define PENK_AI_NEURAL_FEATURES_H_
 
+#include <array>
 #include <cstdint>
+
+#include "engine/game.h"
+#include "engine/rules.h"
+#include "engine/sheet.h"
+#include "solver/table_cache.h"
 
 namespace penk {
 
-// set by neural_features.cc's layout
 inline constexpr uint32_t kFeatureLayout = 1;
-inline constexpr int kFeatureCount = 226;
+inline constexpr int kSlotFeatures = 56;
+inline constexpr int kGameFeatures = 10;
+inline constexpr int kFeatureCount = kMaxPlayers * kSlotFeatures + kGameFeatures;  // 234
+
+// Offsets inside a slot, for callers that change a few inputs (NNUE style).
+inline constexpr int kCircledOffset = 0;
+inline constexpr int kCrossedOffset = 25;
+inline constexpr int kScoreOffset = 50;
+inline constexpr int kValueOffset = 51;
+inline constexpr int kClosedOffset = 52;
+inline constexpr int kFreeOffset = 53;
+inline constexpr int kTurnsOffset = 54;
+inline constexpr int kPresentOffset = 55;
+
+// A position between turns, by absolute seat.
+struct NeuralPosition {
+  int players = 2;
+  int mover = 0;  // the seat about to start its turn
+  bool last_round = false;
+  Rules rules;
+  std::array<Sheet, kMaxPlayers> sheets{};
+  std::array<int, kMaxPlayers> turns{};
+  // Exact solitaire values of the sheets (SolitaireValueOfSheet), by seat.
+  std::array<double, kMaxPlayers> values{};
+
+  // The game's position with `game.current()` to move, whatever the phase of
+  // its turn (the sheets do not change inside a turn). Values from `tables`
+  // (TableUnavailable when a table cannot be had).
+  static NeuralPosition OfGame(const Game& game, TableCache& tables);
+};
+
+using NeuralFeatures = std::array<float, kFeatureCount>;
+
+// The slot of `seat` when `mover` is to move.
+inline int SlotOf(int seat, int mover, int players) { return (seat - mover + players) % players; }
+
+// One slot's features for a seat's sheet (the slot's first kSlotFeatures floats).
+void WriteSlotFeatures(const Sheet& sheet, double value, int turns, const Rules& rules,
+                       float* slot);
+
+NeuralFeatures FeaturesOf(const NeuralPosition& position);
 
 }  // namespace penk
 

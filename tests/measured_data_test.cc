@@ -188,7 +188,7 @@ TEST(MeasuredData, PenkDataWritesFilesFromRecordedRuns) {
   testing_support::ScratchDir dir("measured_data");
   const std::string d = dir.path();
   const char* matches[][2] = {{"greedy", "random"}, {"greedy", "solitaire"}, {"expert", "greedy"},
-                              {"master", "greedy"}};
+                              {"neural", "greedy"}, {"master", "greedy"}};
   std::string runs;
   for (const auto& m : matches) {
     const std::string run = absl::StrCat(d, "/", m[0], "-", m[1], ".json");
@@ -216,6 +216,17 @@ TEST(MeasuredData, PenkDataWritesFilesFromRecordedRuns) {
   EXPECT_EQ(w.exit_code, 2);
   EXPECT_NE(w.err.find("no entry for \"random\""), std::string::npos) << w.err;
   EXPECT_FALSE(std::filesystem::exists(d + "/short.json"));
+  // --keep: one level measured again, the others' entries kept with their sources.
+  const std::string again = d + "/again.json";
+  ASSERT_EQ(RunPenkShell(absl::StrCat("match neural greedy --games 4 --seed 9 --json > ", again)).exit_code, 0);
+  w = RunPenkShell(absl::StrCat("data ladder --out ", d, "/kept.json --keep ", ladder, " --date 2027-02-03 ", again));
+  ASSERT_EQ(w.exit_code, 0) << w.err;
+  absl::StatusOr<Ladder> kept = ParseLadder(ReadFile(d + "/kept.json"), "kept.json", LevelNames());
+  ASSERT_TRUE(kept.ok()) << kept.status();
+  EXPECT_EQ(kept->Find("neural")->source.command, "penk match neural greedy --games 4 --seed 9 --json");
+  EXPECT_EQ(kept->Find("master")->source.command, master->source.command);
+  EXPECT_EQ(kept->Find("master")->source.date, "2027-01-02");
+  EXPECT_EQ(kept->Find("expert")->elo, l->Find("expert")->elo);
 
   // The calibration map from a short run of every line-up of the fit (1,200
   // games, about 1 s); four games fit weights the check refuses, and

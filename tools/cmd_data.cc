@@ -1,7 +1,7 @@
 // `penk data`: the measured figures the program serves, as data files with
 // their source (issue 24, item 5; ai/ladder.h, ai/calibration_data.h).
 //
-//   penk data ladder --out FILE [--date YYYY-MM-DD] [--note TEXT] MATCH.json...
+//   penk data ladder --out FILE [--date YYYY-MM-DD] [--note TEXT] [--keep OLD] MATCH.json...
 //   penk data calibration --out FILE [--date YYYY-MM-DD] [--note TEXT] CALIBRATE.json
 //   penk data check
 //
@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <algorithm>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -28,6 +29,7 @@
 #include "ai/calibration_data.h"
 #include "ai/embedded_data.h"
 #include "ai/ladder.h"
+#include "nlohmann/json.hpp"
 #include "engine/quoted_input.h"
 #include "tools/cli_common.h"
 
@@ -35,7 +37,7 @@ namespace penk::cli {
 namespace {
 
 struct DataArgs {
-  std::string out, date, note;
+  std::string out, date, note, keep;
   std::vector<std::string> runs;
 };
 
@@ -89,6 +91,30 @@ void RunLadder(const DataArgs& a) {
     levels.push_back(OrFail(LadderLevelOfMatch(ReadFile(run), run, date)));
     levels.back().source.note = a.note;
   }
+  if (!a.keep.empty()) {
+    // The recorded entries (with their sources) of the levels no run is
+    // given for: a new level is measured without re-running the others.
+    const std::string old = ReadFile(a.keep);
+    std::vector<std::string> names{kLadderReference};
+    try {
+      const nlohmann::json parsed = nlohmann::json::parse(old);
+      for (const auto& l : parsed.at("levels")) names.push_back(l.at("name").get<std::string>());
+    } catch (const std::exception& e) {
+      throw UsageError{absl::StrCat("--keep ", QuotedInput(a.keep), ": not a ladder file: ", e.what())};
+    }
+    const Ladder kept = OrFail(ParseLadder(old, a.keep, names));
+    for (const LadderLevel& l : kept.levels) {
+      if (l.name == kLadderReference) continue;
+      bool measured = false;
+      for (const LadderLevel& m : levels) measured = measured || m.name == l.name;
+      if (!measured) levels.push_back(l);
+    }
+    // In the order of the levels (kLevels), as the file lists them.
+    const std::vector<std::string> order = LevelNames();
+    std::stable_sort(levels.begin(), levels.end(), [&](const LadderLevel& x, const LadderLevel& y) {
+      return std::find(order.begin(), order.end(), x.name) < std::find(order.begin(), order.end(), y.name);
+    });
+  }
   const std::string text = LadderJson(levels);
   const Ladder checked = OrFail(ParseLadder(text, a.out, LevelNames()));
   WriteFile(a.out, text);
@@ -140,6 +166,9 @@ void AddWriter(CLI::App* data, const char* name, const char* what, const char* r
   w->add_option("--out", args->out, absl::StrCat("the file to write (", file, ")"))->required();
   w->add_option("--date", args->date, "the date the runs were made, YYYY-MM-DD (default today, UTC)");
   w->add_option("--note", args->note, "anything a reader should know of the runs, kept in each source");
+  if (run == RunLadder)
+    w->add_option("--keep", args->keep,
+                  "a ladder file whose entries are kept for the levels no run is given for");
   w->callback([args, run] { run(*args); });
 }
 

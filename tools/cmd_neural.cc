@@ -1,9 +1,14 @@
 // `penk neural`: the learned evaluation network (issue 21, docs/AI.md "The
 // evaluation network: file and trainer").
 //
+//   penk neural selfplay --out FILE [--player expert] [--players 2,3,4]
+//                        [--variants default,penk-lines=columns] [--games N]
+//                        [--seed S] [--threads T] [--net FILE]
 //   penk neural check NET [--against CHECK.json]
 //   penk neural curve CURVE.json --svg OUT.svg
 //
+// `selfplay` writes the trainer's data (ai/selfplay.h): seeded, the same
+// bytes whatever the thread count, memory bounded by a block of games.
 // `check` loads a net file as the players would (every check of
 // ai/neural_net.h) and prints its shape and checksum; with --against, it
 // evaluates the trainer's check positions (tools/train_neural.py --check)
@@ -19,9 +24,17 @@
 #include <string>
 #include <vector>
 
+#include <chrono>
+
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "ai/neural_check.h"
+#include "ai/selfplay.h"
+#include "ai/simulate.h"
+#include "solver/table_cache.h"
+#include "tables/progress_line.h"
 #include "ai/neural_features.h"
 #include "ai/neural_net.h"
 #include "engine/quoted_input.h"
@@ -130,13 +143,83 @@ void AddCurve(CLI::App* neural) {
   c->callback([curve, svg] { RunCurve(*curve, *svg); });
 }
 
+struct SelfPlayArgs {
+  std::string out, player = "expert", players = "2,3,4", variants = "default", net;
+  int64_t games = 1000;
+  uint64_t seed = 1;
+  int threads = 1;
+  size_t table_cache_mb = TableCache::kDefaultCapMegabytes;
+};
+
+void RunSelfPlay(const SelfPlayArgs& a) {
+  SelfPlayOptions o;
+  o.player = a.player;
+  o.players.clear();
+  for (absl::string_view part : absl::StrSplit(a.players, ',')) {
+    int n = 0;
+    if (!absl::SimpleAtoi(part, &n) || n < 2 || n > kMaxPlayers)
+      throw UsageError{absl::StrCat("--players: a list of player counts 2..4, e.g. 2,3,4; got ",
+                                    QuotedInput(part))};
+    o.players.push_back(n);
+  }
+  o.variants.clear();
+  for (absl::string_view part : absl::StrSplit(a.variants, ',')) {
+    if (part == "default") {
+      o.variants.push_back(Rules{});
+      continue;
+    }
+    absl::StatusOr<Rules> rules = ParseRules(part);
+    if (!rules.ok()) throw UsageError{absl::StrCat("--variants: ", rules.status().message())};
+    o.variants.push_back(*rules);
+  }
+  o.games = a.games;
+  o.seed = a.seed;
+  o.threads = a.threads;
+  o.tables = CommandTableCache(a.table_cache_mb);
+  if (!a.net.empty())
+    o.net = std::make_shared<const NeuralNet>(
+        OrFail(NeuralNet::Load(a.net, kFeatureLayout, kFeatureCount)));
+  ProgressLine progress("self-play ", "games");
+  o.progress = [&](int64_t done, int64_t total) { progress.Update(done, total); };
+  const auto start = std::chrono::steady_clock::now();
+  const SelfPlaySummary s = OrFail(WriteSelfPlay(o, a.out));
+  const double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("%s: %lld games, %lld positions, player %s, seed %llu, %.1f s\n", a.out.c_str(),
+              static_cast<long long>(s.games), static_cast<long long>(s.rows), a.player.c_str(),
+              static_cast<unsigned long long>(a.seed), secs);
+}
+
+void AddSelfPlay(CLI::App* neural) {
+  auto args = std::make_shared<SelfPlayArgs>();
+  CLI::App* c = neural->add_subcommand(
+      "selfplay", "seeded self-play games written as training rows (features and outcomes)");
+  c->add_option("--out", args->out, "the data file to write")->required();
+  c->add_option("--player", args->player, "the player in every seat")->default_val("expert");
+  c->add_option("--players", args->players, "player counts, game g has the (g mod size)-th")
+      ->default_val("2,3,4");
+  c->add_option("--variants", args->variants,
+                "rule variants cycled over games: default or a --rules text, comma-separated")
+      ->default_val("default");
+  c->add_option("--games", args->games, absl::StrCat("games, 1..", kMaxSelfPlayGames))
+      ->default_val(1000);
+  c->add_option("--seed", args->seed, "random seed (same options: same bytes)")
+      ->default_val(1)
+      ->check(SeedNotNegative());
+  c->add_option("--threads", args->threads, "OpenMP threads across games")->default_val(1);
+  c->add_option("--net", args->net, "a net file for a player that uses one (default: built in)");
+  AddTableCacheOption(c, &args->table_cache_mb);
+  c->callback([args] { RunSelfPlay(*args); });
+}
+
 }  // namespace
 
 void RegisterNeural(CLI::App& app) {
   CLI::App* neural = app.add_subcommand(
-      "neural", "the learned evaluation network: check a net file, draw its training curve");
+      "neural",
+      "the learned evaluation network: self-play data, check a net file, draw its training curve");
   neural->require_subcommand(1);
-  // `penk neural selfplay` (the self-play data writer) registers here too.
+  AddSelfPlay(neural);
   AddCheck(neural);
   AddCurve(neural);
 }

@@ -1,0 +1,275 @@
+// The neural player and its data (issue 21): self-play data are seeded and
+// thread-independent, the features are the position's, the player's
+// incremental leaf equals a whole evaluation of the position the engine
+// reaches, and master's base is a name. Uses the net built into the program
+// (data/neural.penknet) and cheap complete tables (tests/completed_tables.h).
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ai/ai_players.h"
+#include "ai/bot.h"
+#include "ai/master.h"
+#include "ai/neural_default.h"
+#include "ai/neural_features.h"
+#include "ai/selfplay.h"
+#include "engine/game.h"
+#include "engine/score.h"
+#include "gtest/gtest.h"
+#include "tests/completed_tables.h"
+#include "tests/scratch_dir.h"
+
+namespace penk {
+namespace {
+
+using testing_support::ScratchDir;
+
+std::shared_ptr<TableCache> Tables() {
+  static const std::shared_ptr<TableCache> tables = std::make_shared<TableCache>(
+      [](const TableKey& key) -> absl::StatusOr<SolitaireTable> {
+        return CompletedTable(key.rules, key.blocked_rows == 0 ? 5 : 0, key.blocked_rows);
+      },
+      size_t{1} << 40);
+  return tables;
+}
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+std::shared_ptr<const NeuralNet> Net() {
+  absl::StatusOr<std::shared_ptr<const NeuralNet>> net = BuiltInNeuralNet();
+  EXPECT_TRUE(net.ok()) << net.status();
+  return net.ok() ? *net : nullptr;
+}
+
+TEST(NeuralFeatures, SlotsAreRotatedToTheMoverAndHoldTheSheet) {
+  NeuralPosition p;
+  p.players = 3;
+  p.mover = 2;
+  p.sheets[2] = *ParseSheet("ooo../x..../...../...../.....");  // row 1 scores 3 (R6.1)
+  p.sheets[0] = *ParseSheet("o..../...../...../...../.....");
+  p.turns = {2, 1, 1, 0};
+  p.values = {40, 50, 60, 0};
+  const NeuralFeatures f = FeaturesOf(p);
+  // Slot 0 is seat 3 (the mover), slot 1 seat 1, slot 2 seat 2.
+  EXPECT_EQ(f[kCircledOffset + 0], 1);
+  EXPECT_EQ(f[kCircledOffset + 2], 1);
+  EXPECT_EQ(f[kCircledOffset + 3], 0);
+  EXPECT_EQ(f[kCrossedOffset + 5], 1);
+  EXPECT_FLOAT_EQ(f[kScoreOffset], 3 / 50.0f);
+  EXPECT_FLOAT_EQ(f[kValueOffset], 0.6f);
+  EXPECT_FLOAT_EQ(f[kTurnsOffset], 1 / 15.0f);
+  EXPECT_FLOAT_EQ(f[kFreeOffset], 21 / 25.0f);
+  EXPECT_FLOAT_EQ(f[kSlotFeatures + kValueOffset], 0.4f);
+  EXPECT_EQ(f[kSlotFeatures + kCircledOffset], 1);
+  EXPECT_FLOAT_EQ(f[kSlotFeatures + kTurnsOffset], 2 / 15.0f);
+  EXPECT_FLOAT_EQ(f[2 * kSlotFeatures + kValueOffset], 0.5f);
+  EXPECT_EQ(f[2 * kSlotFeatures + kPresentOffset], 1);
+  EXPECT_EQ(f[3 * kSlotFeatures + kPresentOffset], 0);  // no fourth player
+  const float* g = f.data() + 4 * kSlotFeatures;
+  EXPECT_EQ(g[0], 0);
+  EXPECT_EQ(g[1], 1);  // three players
+  EXPECT_EQ(g[3], 1);  // rows make PENKs
+  EXPECT_EQ(g[5], 0);
+  EXPECT_EQ(g[6 + 2], 1);  // seat 3 moves
+}
+
+TEST(NeuralSelfPlay, SameSeedSameBytesWhateverTheThreads) {
+  ScratchDir dir("neural_selfplay");
+  SelfPlayOptions o;
+  o.player = "greedy";
+  o.players = {2, 3, 4};
+  Rules columns;
+  columns.penk_rows = false;
+  o.variants = {Rules{}, columns};
+  o.games = 70;  // more than one block of games
+  o.seed = 5;
+  o.tables = Tables();
+  o.threads = 1;
+  absl::StatusOr<SelfPlaySummary> one = WriteSelfPlay(o, dir.path() + "/one.bin");
+  ASSERT_TRUE(one.ok()) << one.status();
+  o.threads = 2;
+  ASSERT_TRUE(WriteSelfPlay(o, dir.path() + "/two.bin").ok());
+  o.seed = 6;
+  ASSERT_TRUE(WriteSelfPlay(o, dir.path() + "/other.bin").ok());
+  const std::string a = ReadAll(dir.path() + "/one.bin");
+  EXPECT_EQ(a, ReadAll(dir.path() + "/two.bin"));
+  EXPECT_NE(a, ReadAll(dir.path() + "/other.bin"));
+  EXPECT_EQ(one->games, 70);
+
+  // The header, and rows whose targets are outcomes: shares sum to 1 over
+  // the present slots, the mover's features are slot 0.
+  ASSERT_GE(a.size(), static_cast<size_t>(kSelfPlayHeaderBytes));
+  EXPECT_EQ(a.substr(0, 8), "PENKSELF");
+  uint64_t rows = 0;
+  std::memcpy(&rows, a.data() + 24, 8);
+  EXPECT_EQ(static_cast<int64_t>(rows), one->rows);
+  const int R = kFeatureCount + kSelfPlayTargets;
+  ASSERT_EQ(a.size(), kSelfPlayHeaderBytes + rows * R * sizeof(float));
+  std::vector<float> f(rows * R);
+  std::memcpy(f.data(), a.data() + kSelfPlayHeaderBytes, f.size() * sizeof(float));
+  int64_t last_game = -1;
+  for (uint64_t r = 0; r < rows; ++r) {
+    const float* row = f.data() + r * R;
+    const float* t = row + kFeatureCount;
+    const int n = static_cast<int>(t[8]);
+    ASSERT_TRUE(n >= 2 && n <= 4);
+    EXPECT_EQ(n, o.players[static_cast<int64_t>(t[9]) % 3]);
+    double shares = 0;
+    for (int s = 0; s < 4; ++s) {
+      EXPECT_EQ(row[s * kSlotFeatures + kPresentOffset], s < n ? 1 : 0);
+      shares += t[s];
+      if (s >= n) EXPECT_EQ(t[s], 0);
+    }
+    EXPECT_NEAR(shares, 1, 1e-6);
+    EXPECT_GE(static_cast<int64_t>(t[9]), last_game);  // in game order
+    last_game = static_cast<int64_t>(t[9]);
+  }
+  EXPECT_EQ(last_game, 69);
+}
+
+TEST(NeuralSelfPlay, BadOptionsAreRefusedWithAReason) {
+  ScratchDir dir("neural_selfplay_bad");
+  SelfPlayOptions o;
+  o.tables = Tables();
+  o.players = {1};
+  EXPECT_NE(WriteSelfPlay(o, dir.path() + "/x.bin").status().message().find("2 to 4 players"),
+            std::string::npos);
+  o.players = {2};
+  o.player = "nobody";
+  EXPECT_NE(WriteSelfPlay(o, dir.path() + "/x.bin").status().message().find("unknown bot"),
+            std::string::npos);
+  o.player = "greedy";
+  EXPECT_FALSE(WriteSelfPlay(o, dir.path() + "/no/such/dir/x.bin").ok());
+}
+
+// The player's leaf is an incremental update of the position before the
+// marking; evaluated whole on the position the engine reaches (PENK
+// crossings applied by Game, turns counted by Game) it must be the same.
+TEST(NeuralPlayer, IncrementalLeafEqualsTheNetOnThePositionTheEngineReaches) {
+  std::shared_ptr<const NeuralNet> net = Net();
+  ASSERT_TRUE(net);
+  int compared = 0;
+  for (int players : {2, 3, 4}) {
+    for (uint64_t seed = 1; seed <= 6; ++seed) {
+      Rules rules;
+      rules.penk_rows = seed % 2 == 0;
+      Game game = *Game::Create(players, rules, seed);
+      ExpertPlayer neural(Tables(), *ParseNeuralName("neural"), "neural", net);
+      std::unique_ptr<Player> greedy = *MakeBot("greedy", rules);
+      while (!game.over() && !game.last_round()) {
+        if (game.phase() == Phase::kMark) {
+          const ExpertView view = ExpertView::Of(game);
+          for (const Action& a : game.LegalActions()) {
+            Game after = game;
+            ASSERT_TRUE(after.Apply(a).ok());
+            if (after.over() || after.last_round()) continue;  // valued exactly instead
+            const int me = game.current();
+            const NeuralOutput whole =
+                net->Evaluate(FeaturesOf(NeuralPosition::OfGame(after, *Tables())).data(), players);
+            const int slot = SlotOf(me, after.current(), players);
+            const double leaf = a.kind == Action::kMark ? neural.MarkValue(view, a.cells)
+                                                        : neural.FailValue(view, a.face);
+            EXPECT_NEAR(leaf, whole.win[slot], 1e-5) << FormatSheet(game.sheet(me));
+            const double score = a.kind == Action::kMark ? neural.MarkScore(view, a.cells)
+                                                         : neural.FailScore(view, a.face);
+            EXPECT_NEAR(score, whole.score[slot], 1e-3);
+            ++compared;
+          }
+        }
+        ASSERT_TRUE(PlayDecision(game, *greedy).ok());
+      }
+    }
+  }
+  EXPECT_GT(compared, 500);
+}
+
+TEST(NeuralPlayer, AfterItsLastTurnTheExpectedScoreIsTheFinalScore) {
+  // Last round, seat 2 of 2 to move: whatever it marks is its final score.
+  // Seeded games of greedy until one gives seat 2 such a turn (seat 1 ended
+  // the game, R5.2); most seeds do.
+  std::unique_ptr<Player> greedy = *MakeBot("greedy", Rules{});
+  int checked = 0;
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    Game game = *Game::Create(2, Rules{}, seed);
+    while (!game.over() &&
+           !(game.last_round() && game.current() == 1 && game.phase() == Phase::kMark))
+      ASSERT_TRUE(PlayDecision(game, *greedy).ok());
+    if (game.over()) continue;
+    ExpertPlayer neural(Tables(), *ParseNeuralName("neural"), "neural", Net());
+    const ExpertView view = ExpertView::Of(game);
+    for (const Action& a : game.LegalActions()) {
+      Game after = game;
+      ASSERT_TRUE(after.Apply(a).ok());
+      ASSERT_TRUE(after.over());
+      const double expected = a.kind == Action::kMark ? neural.MarkScore(view, a.cells)
+                                                      : neural.FailScore(view, a.face);
+      EXPECT_EQ(expected, after.Score(1));
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 10);
+}
+
+TEST(NeuralPlayer, PlaysWholeGamesWithTwoToFourPlayersAndKeepsAreScored) {
+  for (int players : {2, 3, 4}) {
+    Game game = *Game::Create(players, Rules{}, 11);
+    std::vector<std::unique_ptr<Player>> seats;
+    for (int s = 0; s < players; ++s) {
+      absl::StatusOr<std::unique_ptr<Player>> bot = MakeBot("neural", Rules{}, 0, Tables());
+      ASSERT_TRUE(bot.ok()) << bot.status();
+      seats.push_back(*std::move(bot));
+    }
+    while (!game.over()) {
+      if (game.phase() == Phase::kKeep && !game.last_round()) {
+        ExpertPlayer probe(Tables(), *ParseNeuralName("neural"), "neural", Net());
+        const ExpertView view = ExpertView::Of(game);
+        const double keep_all = probe.KeepScore(view, game.dice(), game.rerolls_left(), game.dice());
+        // Stopping here is marking now: the best marking's (by win share) expected score.
+        EXPECT_TRUE(std::isfinite(keep_all));
+        EXPECT_GE(keep_all, 0);
+        EXPECT_LE(keep_all, kMaxScore);
+      }
+      ASSERT_TRUE(PlayDecision(game, *seats[game.current()]).ok());
+    }
+  }
+}
+
+TEST(NeuralPlayer, NamesAndRulesItCannotServeAreRefused) {
+  EXPECT_TRUE(CheckBotName("neural").ok());
+  EXPECT_TRUE(CheckBotName("neural:race=0").ok());
+  EXPECT_FALSE(CheckBotName("neural:bogus=1").ok());
+  Rules four;
+  four.line_min = 4;
+  absl::StatusOr<std::unique_ptr<Player>> bot = MakeBot("neural", four, 0, Tables());
+  ASSERT_FALSE(bot.ok());
+  EXPECT_NE(bot.status().message().find("line-min=3"), std::string::npos) << bot.status();
+  EXPECT_FALSE(MakeBot("neural", Rules{}).ok());  // no table cache
+}
+
+TEST(MasterBase, BaseIsAFastPlayersName) {
+  absl::StatusOr<MasterParams> p = ParseMasterName("master:base=neural:trials=10");
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->base, MasterBase::kNeural);
+  EXPECT_EQ(p->trials, 10);
+  EXPECT_EQ(ParseMasterName("master:base=expert")->base, MasterBase::kExpert);
+  EXPECT_NE(ParseMasterName("master:base=greedy").status().message().find("known: expert, neural"),
+            std::string::npos);
+  EXPECT_NE(ParseMasterName("master:base=expert:base=neural").status().message().find("twice"),
+            std::string::npos);
+  absl::StatusOr<std::unique_ptr<Player>> bot =
+      MakeBot("master:base=neural:trials=4:threads=1", Rules{}, 0, Tables());
+  ASSERT_TRUE(bot.ok()) << bot.status();
+  Game game = *Game::Create(2, Rules{}, 4);
+  for (int i = 0; i < 12 && !game.over(); ++i) ASSERT_TRUE(PlayDecision(game, **bot).ok());
+}
+
+}  // namespace
+}  // namespace penk
