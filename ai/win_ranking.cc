@@ -9,6 +9,7 @@
 #include "engine/position_check.h"
 #include "ai/ai_players.h"
 #include "ai/calibration_map.h"
+#include "ai/neural_default.h"
 #include "solver/solitaire_state.h"
 #include "solver/table_cache.h"
 
@@ -34,6 +35,10 @@ void GroupBy(std::vector<WinRankedAction>::iterator begin,
 }
 
 double Win(const WinRankedAction& a) { return a.win; }
+// NaN (no expected score: expert without a net) ties with itself.
+double ExpectedScore(const WinRankedAction& a) {
+  return std::isnan(a.score) ? -std::numeric_limits<double>::infinity() : a.score;
+}
 // NaN (no solitaire value known) ranks last.
 double Value(const WinRankedAction& a) {
   return std::isnan(a.value) ? -std::numeric_limits<double>::infinity() : a.value;
@@ -66,14 +71,33 @@ uint64_t WinRuleKey(const Action& action) {
 void OrderByWinRule(std::vector<WinRankedAction>& actions) {
   using It = std::vector<WinRankedAction>::iterator;
   GroupBy(actions.begin(), actions.end(), Win, [](It begin, It end) {
-    GroupBy(begin, end, Value, [](It b, It e) {
-      std::sort(b, e, [](const WinRankedAction& x, const WinRankedAction& y) {
-        const int rx = DiceRerolled(x.action), ry = DiceRerolled(y.action);
-        if (rx != ry) return rx < ry;
-        return WinRuleKey(x.action) < WinRuleKey(y.action);
+    GroupBy(begin, end, ExpectedScore, [](It begin, It end) {
+      GroupBy(begin, end, Value, [](It b, It e) {
+        std::sort(b, e, [](const WinRankedAction& x, const WinRankedAction& y) {
+          const int rx = DiceRerolled(x.action), ry = DiceRerolled(y.action);
+          if (rx != ry) return rx < ry;
+          return WinRuleKey(x.action) < WinRuleKey(y.action);
+        });
       });
     });
   });
+}
+
+double ShownWin(double win) { return std::round(std::clamp(win, 0.0, 1.0) * 1e4) / 1e4; }
+double ShownScore(double score) { return std::isnan(score) ? score : std::round(score * 100) / 100; }
+
+std::vector<bool> OrderAsShown(std::vector<WinRankedAction>& actions) {
+  for (WinRankedAction& a : actions) {
+    a.win = ShownWin(a.win);
+    a.score = ShownScore(a.score);
+  }
+  OrderByWinRule(actions);
+  std::vector<bool> tied(actions.size(), false);
+  for (size_t i = 1; i < actions.size(); ++i)
+    tied[i] = actions[i].win == actions[i - 1].win &&
+              (actions[i].score == actions[i - 1].score ||
+               (std::isnan(actions[i].score) && std::isnan(actions[i - 1].score)));
+  return tied;
 }
 
 size_t SortByWin(std::vector<WinRankedAction>& actions) {
@@ -94,7 +118,7 @@ bool WinIsExact(const WinQuery& q) {
 }
 
 absl::Status RankForWin(const WinQuery& q, const Dice& roll, int rerolls,
-                        std::vector<RankedAction>& ranked, std::vector<double>& win,
+                        std::vector<RankedAction>& ranked, WinFigures& figures,
                         std::shared_ptr<TableCache> tables) {
   ExpertView view;
   view.players = 1 + static_cast<int>(q.opponents.size());
@@ -124,35 +148,49 @@ absl::Status RankForWin(const WinQuery& q, const Dice& roll, int rerolls,
   // About 2.7 cells are filled per turn in two-player games of expert and greedy.
   view.turns = q.turns >= 0 ? q.turns
                             : static_cast<int>(std::lround((25 - q.sheet.FreeCount()) / 2.7));
-  if (!tables) return absl::FailedPreconditionError("expert's estimates need a table cache");
-  ExpertPlayer expert(std::move(tables));
+  if (!tables) return absl::FailedPreconditionError("the win estimates need a table cache");
+  // The net where it was trained (R6.5 line-min 3); elsewhere expert's
+  // estimate, calibrated, and the reply says which (`estimate`).
+  absl::StatusOr<std::shared_ptr<const NeuralNet>> net = NetFor(nullptr, q.rules);
+  if (!net.ok() && q.rules.line_min == Rules{}.line_min) return net.status();  // a damaged build
+  figures = WinFigures{};
+  figures.exact = WinIsExact(q);
+  figures.estimate = figures.exact ? "exact" : net.ok() ? "neural" : "expert";
+  ExpertPlayer player(std::move(tables), net.ok() ? *ParseNeuralName("neural") : ExpertParams{},
+                      net.ok() ? "neural" : "expert", net.ok() ? *net : nullptr);
   std::vector<WinRankedAction> rule;
   try {
     for (const RankedAction& r : ranked) {
-      double w = 0;
+      WinRankedAction a{r.action, 0, r.value};
       switch (r.action.kind) {
-        case Action::kKeep: w = expert.KeepValue(view, roll, rerolls, r.action.keep); break;
-        case Action::kMark: w = expert.MarkValue(view, r.action.cells); break;
-        case Action::kFail: w = expert.FailValue(view, r.action.face); break;
+        case Action::kKeep:
+          a.win = player.KeepValue(view, roll, rerolls, r.action.keep);
+          a.score = player.KeepScore(view, roll, rerolls, r.action.keep);
+          break;
+        case Action::kMark:
+          a.win = player.MarkValue(view, r.action.cells);
+          a.score = player.MarkScore(view, r.action.cells);
+          break;
+        case Action::kFail:
+          a.win = player.FailValue(view, r.action.face);
+          a.score = player.FailScore(view, r.action.face);
+          break;
       }
-      rule.push_back({r.action, w, r.value});
+      // expert's raw estimate is no probability: shown through its measured
+      // calibration map (ai/calibration_map.h), increasing, so the order holds.
+      if (!net.ok() && !figures.exact) a.win = CalibratedWin(a.win, view.players, view.turns);
+      rule.push_back(a);
     }
   } catch (const TableUnavailable& e) {
     return absl::UnavailableError(e.what());  // the table's problem, not the query's
   }
-  OrderByWinRule(rule);
+  // Ranked by the figures shown (ai/win_ranking.h): ties are visible ties.
+  figures.tied = OrderAsShown(rule);
   ranked.clear();
-  win.clear();
-  // In the last round of a two-player game the raw figure is the exact
-  // probability of winning (the mover's final turn against the opponent's
-  // best last turn, or against its final score; R6.4 ties 1/2), give or take
-  // tie-breakers below 1e-6: shown as it is. Elsewhere it is an estimate,
-  // shown calibrated (ai/calibration_map.h): the map is increasing for a
-  // given position, so the order is the same.
-  const bool exact = WinIsExact(q);
   for (const WinRankedAction& r : rule) {
     ranked.push_back({r.action, r.value});
-    win.push_back(exact ? std::clamp(r.win, 0.0, 1.0) : CalibratedWin(r.win, view.players, view.turns));
+    figures.win.push_back(r.win);
+    figures.score.push_back(r.score);
   }
   return absl::OkStatus();
 }

@@ -6,7 +6,9 @@
 #ifndef PENK_AI_WIN_RANKING_H_
 #define PENK_AI_WIN_RANKING_H_
 
+#include <cmath>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -22,13 +24,17 @@ namespace penk {
 
 // ---------------------------------------------------------------------------
 // The ranking rule with opponents (issue 10), best first:
-//  1. expert's win estimate, higher first;
-//  2. the exact solitaire value (expected final score under optimal solitaire
+//  1. the win share, higher first;
+//  2. the expected final score in this game, higher first (the net's; none
+//     for expert without a net);
+//  3. the exact solitaire value (expected final score under optimal solitaire
 //     play, RankActions), higher first;
-//  3. fewer dice rerolled (a keep rerolls 6 - kept; stopping and every
+//  4. fewer dice rerolled (a keep rerolls 6 - kept; stopping and every
 //     marking or failure reroll 0);
-//  4. a fixed order of the actions themselves (WinRuleKey), so every caller
+//  5. a fixed order of the actions themselves (WinRuleKey), so every caller
 //     breaks a complete tie the same way.
+// A player applies it to its own figures; a hint applies it to the figures
+// it shows (OrderAsShown), so that its order follows the numbers on screen.
 // Floating point: the win estimates of two actions computed by the same
 // expectimax along different paths may differ in the last bits, so two
 // numbers within kRankingTolerance of each other, relative to the larger
@@ -42,8 +48,9 @@ bool RankingTie(double a, double b);
 
 struct WinRankedAction {
   Action action;
-  double win = 0;    // expert's estimate, unclamped (its tie-breakers can leave [0, 1] by 1e-7)
+  double win = 0;    // the player's estimate, unclamped (its tie-breakers can leave [0, 1] by 1e-7)
   double value = 0;  // exact solitaire value; NaN ranks last
+  double score = std::nan("");  // expected final score in this game; NaN: not known
 };
 
 int DiceRerolled(const Action& action);
@@ -57,6 +64,15 @@ void OrderByWinRule(std::vector<WinRankedAction>& actions);
 // Only those need a solitaire value: OrderByWinRule on them alone puts the
 // same action first as on all.
 size_t SortByWin(std::vector<WinRankedAction>& actions);
+
+// The figures a hint shows: the win share to 0.01% (4 decimals), the
+// expected score to 0.01 point.
+double ShownWin(double win);
+double ShownScore(double score);
+// Rounds every action's win and score to the shown figures, orders by the
+// rule, and returns which actions tie with the one before on both shown
+// figures (tied[0] is false): those are shown as tied.
+std::vector<bool> OrderAsShown(std::vector<WinRankedAction>& actions);
 
 // ---------------------------------------------------------------------------
 
@@ -80,19 +96,31 @@ struct WinQuery {
   int turns = -1;               // turns the player has taken; -1: estimated from the sheet
 };
 
-// Fills `win` with expert's estimate for each action of `ranked` (from
-// RankActions for `roll` with `rerolls` left) and re-orders both by the rule
-// above. Ranking uses the raw estimate; `win` holds the calibrated fast
-// estimate (CalibratedWin, ai/calibration_map.h: checked against self-play
-// outcomes, docs/AI.md), the figure every hint with opponents shows. Refuses more than three
-// opponents, a seat out of range and sheets no game can reach together
-// (CheckSheetsReachable: the player to move is "the player to move", the
-// others "opponent 1", ...), InvalidArgument, one line. The exact tables of
-// the sheets' blocked rows come from `tables`; one that cannot be had is
-// Unavailable with the loader's message (e.g. a missing file when building
-// is off).
+// What a ranking with opponents shows beside each action, in its order.
+struct WinFigures {
+  std::vector<double> win;    // the chance of winning (R6.4: a tie shared), to 0.01%
+  std::vector<double> score;  // expected final score in this game, to 0.01 point (NaN: none)
+  std::vector<bool> tied;     // tied[i]: the same shown win and score as action i - 1
+  bool exact = false;         // WinIsExact: win is the exact probability
+  // Where the figures come from: "exact" (the last round of two players),
+  // "neural" (the net, ai/neural_net.h), or "expert" (its estimate through
+  // the calibration map, for rules the net was not trained on).
+  std::string estimate;
+};
+
+// The actions of `ranked` (from RankActions for `roll` with `rerolls` left)
+// with their figures, re-ordered by the rule above on the figures shown.
+// The neural player's turn search gives them (its net, or the exact final
+// model in the last round), the expected score under its own play of the
+// turn; with rules the net was not trained on, expert's calibrated estimate
+// and no expected score. Refuses more than three opponents, a seat out of
+// range and sheets no game can reach together (CheckSheetsReachable: the
+// player to move is "the player to move", the others "opponent 1", ...),
+// InvalidArgument, one line. The exact tables of the sheets' blocked rows
+// come from `tables`; one that cannot be had is Unavailable with the
+// loader's message (e.g. a missing file when building is off).
 absl::Status RankForWin(const WinQuery& query, const Dice& roll, int rerolls,
-                        std::vector<RankedAction>& ranked, std::vector<double>& win,
+                        std::vector<RankedAction>& ranked, WinFigures& figures,
                         std::shared_ptr<TableCache> tables);
 
 }  // namespace penk

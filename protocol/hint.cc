@@ -41,7 +41,7 @@ void CheckQuestion(const HintQuestion& q) {
 // every seat: "rollouts" and the rolled-out candidates, best first, each
 // with its fast estimate ("win", "value") and its "rollout".
 void AddRollouts(Session& s, const Game& game, const RolloutQuestion& f,
-                 const std::vector<RankedAction>& ranked, const std::vector<double>& win,
+                 const std::vector<RankedAction>& ranked, const WinFigures& win,
                  json& out) {
   if (!s.options().expert_hints) Fail(ErrorCode::kBadField, "rollouts are off in this session");
   const size_t k = f.candidates > 0 ? std::min<size_t>(f.candidates, ranked.size()) : ranked.size();
@@ -111,7 +111,7 @@ json AnswerHint(Session& s, const HintQuestion& q, const Game* game) {
   std::vector<RankedAction> ranked =
       s.Hint(q.sheet, q.roll, q.rerolls, q.rules, q.table,
              alone ? FinishedSheet::kRefuse : FinishedSheet::kLastTurns, q.objective);
-  std::vector<double> win;
+  WinFigures win;
   if (!alone)
     win = s.RankForWinOrFail(q.sheet, q.roll, q.rerolls, q.rules, q.opponents, q.last_round,
                              q.seat, q.turns, ranked);
@@ -122,8 +122,9 @@ json AnswerHint(Session& s, const HintQuestion& q, const Game* game) {
     out["opponents"] = opp;
     out["last_round"] = q.last_round;
     // Whether "win" is the exact probability (the last round of a two-player
-    // game) or the calibrated estimate (ai/win_ranking.h WinIsExact).
-    out["win_exact"] = WinIsExact(WinQuery{q.sheet, q.opponents, q.rules, q.last_round, q.seat, q.turns});
+    // game) or an estimate, and which (ai/win_ranking.h WinFigures).
+    out["win_exact"] = win.exact;
+    out["estimate"] = win.estimate;
   }
   if (q.objective.is_target()) out["objective"] = FormatObjective(q.objective);
   out["count"] = ranked.size();

@@ -156,15 +156,21 @@ json Session::StateJson(const GameSession& g) {
 }
 
 // One ranked action as hint prints it.
-json ActionJson(const RankedAction& a, const std::vector<double>& win, size_t i) {
+json ActionJson(const RankedAction& a, const WinFigures& figures, size_t i) {
   json out = {{"action", FormatAction(a.action)}};
-  if (!win.empty()) out["win"] = RoundValue(win[i]);
+  if (!figures.win.empty()) {
+    out["win"] = RoundValue(figures.win[i]);
+    // The expected final score in this game beside it (none for expert's
+    // calibrated estimate), and whether both tie with the action before.
+    if (!std::isnan(figures.score[i])) out["score"] = RoundValue(figures.score[i]);
+    out["tied"] = static_cast<bool>(figures.tied[i]);
+  }
   out["value"] = RoundValue(a.value);
   return out;
 }
 
 // The best `top` actions (0: all) as hint lists them.
-json ActionsJson(const std::vector<RankedAction>& ranked, const std::vector<double>& win,
+json ActionsJson(const std::vector<RankedAction>& ranked, const WinFigures& win,
                  int64_t top) {
   const size_t shown = top > 0 ? std::min<size_t>(top, ranked.size()) : ranked.size();
   json actions = json::array();
@@ -188,9 +194,10 @@ json BestActionJson(Session& s, GameSession& g, const std::string& level, bool a
   // by; other levels skip it: it costs what expert's decision costs). A
   // missing table leaves them out, with the reason.
   const std::string& used = out["level"].get_ref<const std::string&>();
-  const bool with_win = used == "expert" || absl::StartsWith(used, "expert:");
+  const bool with_win = used == "expert" || absl::StartsWith(used, "expert:") ||
+                        used == "neural" || absl::StartsWith(used, "neural:");
   try {
-    std::vector<double> win;
+    WinFigures win;
     std::vector<RankedAction> ranked = s.HintForGame(g, "", win, with_win);
     for (size_t i = 0; i < ranked.size(); ++i) {
       if (!(ranked[i].action == a)) continue;

@@ -24,10 +24,11 @@ namespace penk::protocol {
 double RoundValue(double v);
 
 // One ranked action as hint lists it ("action", "win" with opponents, "value").
-nlohmann::ordered_json ActionJson(const RankedAction& a, const std::vector<double>& win, size_t i);
+// With opponents also "score" (expected final score in this game) and "tied".
+nlohmann::ordered_json ActionJson(const RankedAction& a, const WinFigures& figures, size_t i);
 // The best `top` actions (0: all) as hint lists them.
 nlohmann::ordered_json ActionsJson(const std::vector<RankedAction>& ranked,
-                                   const std::vector<double>& win, int64_t top);
+                                   const WinFigures& win, int64_t top);
 // Each action's moments into out["actions"] (in ranked order, as many as
 // are shown), or, when they cannot be had, the reason in "sd_error".
 void AddMoments(absl::StatusOr<std::vector<ActionMoments>> moments, Objective objective,

@@ -147,7 +147,7 @@ double Session::Value(const Sheet& sheet, const Rules& rules, const std::string&
   return *v;
 }
 
-std::vector<double> Session::RankForWinOrFail(const Sheet& sheet, const Dice& roll, int rerolls,
+WinFigures Session::RankForWinOrFail(const Sheet& sheet, const Dice& roll, int rerolls,
                                         const Rules& rules, const std::vector<Sheet>& opponents,
                                         bool last_round, int seat, int turns,
                                         std::vector<RankedAction>& ranked) {
@@ -160,7 +160,7 @@ std::vector<double> Session::RankForWinOrFail(const Sheet& sheet, const Dice& ro
          absl::StrCat("turns must be 0..", kMaxTurns, ", or -1 to estimate it; got ", turns));
   CheckSheetsOrThrow(sheet, opponents, rules, last_round);
   WinQuery query{sheet, opponents, rules, last_round, seat, turns};
-  std::vector<double> win;
+  WinFigures win;
   if (absl::Status st = RankForWin(query, roll, rerolls, ranked, win, tables_); !st.ok())
     Fail(st.code() == absl::StatusCode::kUnavailable ? ErrorCode::kTable : ErrorCode::kBadField,
          std::string(st.message()));
@@ -279,7 +279,7 @@ void Session::Undo(GameSession& g) {
 }
 
 std::vector<RankedAction> Session::HintForGame(const GameSession& g, const std::string& table_path,
-                                               std::vector<double>& win, bool with_win) {
+                                               WinFigures& win, bool with_win) {
   const Game& game = g.game();
   if (game.over()) Fail(ErrorCode::kIllegalAction, "the game is over");
   if (game.phase() == Phase::kRoll)
@@ -292,7 +292,7 @@ std::vector<RankedAction> Session::HintForGame(const GameSession& g, const std::
   std::vector<RankedAction> ranked =
       Hint(sheet, game.dice(), rerolls, game.rules(), table_path,
            game.players() > 1 ? FinishedSheet::kLastTurns : FinishedSheet::kRefuse);
-  win.clear();
+  win = WinFigures{};
   if (game.players() > 1 && with_win) {
     std::vector<Sheet> opponents;
     for (int i = 1; i < game.players(); ++i) opponents.push_back(game.sheet((me + i) % game.players()));

@@ -19,6 +19,7 @@
 #include "absl/strings/string_view.h"
 #include "ai/cancel.h"
 #include "ai/player.h"
+#include "ai/win_ranking.h"
 #include "engine/action.h"
 #include "engine/game.h"
 #include "engine/game_record.h"
@@ -140,7 +141,7 @@ class Session {
   // winning and returns those estimates in the new order. `opponents` are the other sheets in turn order
   // after the mover, `seat` the mover's seat (1-based), `turns` the turns the
   // mover has played (-1: estimated from its sheet).
-  std::vector<double> RankForWinOrFail(const Sheet& sheet, const Dice& roll, int rerolls,
+  WinFigures RankForWinOrFail(const Sheet& sheet, const Dice& roll, int rerolls,
                                  const Rules& rules, const std::vector<Sheet>& opponents,
                                  bool last_round, int seat, int turns,
                                  std::vector<RankedAction>& ranked);
@@ -162,7 +163,7 @@ class Session {
   // ranking of Hint, re-ranked by RankForWinOrFail with opponents when
   // `with_win` (`win` then filled).
   std::vector<RankedAction> HintForGame(const GameSession& g, const std::string& table_path,
-                                        std::vector<double>& win, bool with_win = true);
+                                        WinFigures& win, bool with_win = true);
   static nlohmann::ordered_json StateJson(const GameSession& g);
 
   // --- Games kept by the protocol, by id. ---

@@ -1,11 +1,13 @@
-// One ranking rule with opponents (issue 10): the win estimate, then the exact
-// solitaire value, then fewer dice rerolled. RankForWin on sheets given by
-// hand (`penk hint --opponent`, the engine's and the C library's hints),
-// the one hint asked of a game (`penk play`'s `?`, hint by game) and ExpertPlayer::Decide (expert's
-// moves, `best_action`) must put first on every position the action the
-// rule puts first, the rule worked out in this file (ByTheRule: solitaire
-// values by brute force, the rule's steps by hand), not by the functions
-// those callers share.
+// One ranking rule with opponents (issues 10, 21): the win share, then the
+// expected final score in this game, then the exact solitaire value, then
+// fewer dice rerolled. ExpertPlayer::Decide (expert's moves, `best_action`)
+// applies it to expert's own figures; RankForWin on sheets given by hand
+// (`penk hint --opponent`, the engine's and the C library's hints) and the
+// one hint asked of a game (`penk play`'s `?`, hint by game) apply it to the
+// figures they show: the neural player's, rounded as shown. Each must put
+// first on every position the action the rule puts first, the rule worked
+// out in this file (ByTheRule: solitaire values by brute force, the rule's
+// steps by hand), not by the functions those callers share.
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -22,6 +24,7 @@
 #include "solver/advisor.h"
 #include "ai/ai_players.h"
 #include "ai/bot.h"
+#include "ai/neural_default.h"
 #include "solver/solitaire_dp.h"
 #include "solver/solitaire_state.h"
 #include "solver/table_cache.h"
@@ -140,33 +143,58 @@ Action HintFirst(const Game& game) {
   const SolitaireTable& table = *held;
   std::vector<RankedAction> ranked =
       *RankActions(table, q.sheet, game.dice(), rerolls, FinishedSheet::kLastTurns);
-  std::vector<double> win;
+  WinFigures win;
   const absl::Status s = RankForWin(q, game.dice(), rerolls, ranked, win, RankingRuleGames::tables_);
   EXPECT_TRUE(s.ok()) << s.message();
   return ranked.front().action;
 }
 
-TEST_F(RankingRuleGames, IssueExample) {
-  // issue 10: 2:2+4:2 and 2:1+2:2+4:2 have the same win estimate to 1e-9 (2:1
-  // scores nothing yet). Expert's estimate prefers, last of its tie-breakers,
-  // more circled cells (measured: 65.6% against greedy, against 53.0% when
-  // such ties went to the solitaire value; docs/AI.md), so the three-cell
-  // markings come first; between those two the solitaire value is equal and
-  // the fixed order decides. 2:2+4:2 follows at once.
-  WinQuery q;
-  q.sheet = *ParseSheet("...../o.o.o/...../...../.....");
-  q.opponents = {*ParseSheet("...../oo.o./...../...../.....")};
-  const Dice roll = *ParseRoll("2244JJ");
-  const std::shared_ptr<const SolitaireTable> held = tables_->GetOrThrow(Rules{}, 0);
-  const SolitaireTable& table = *held;
-  std::vector<RankedAction> ranked = *RankActions(table, q.sheet, roll, 0);
-  std::vector<double> win;
-  ASSERT_TRUE(RankForWin(q, roll, 0, ranked, win, tables_).ok());
-  EXPECT_EQ(FormatAction(ranked[0].action), "2:1+2:2+4:2");
-  EXPECT_EQ(FormatAction(ranked[1].action), "2:2+4:1+4:2");
-  EXPECT_EQ(FormatAction(ranked[2].action), "2:2+4:2");
-  EXPECT_NEAR(win[0], win[2], 1e-9);
-  EXPECT_GT(win[0], win[2]);
+TEST_F(RankingRuleGames, TheHintsOrderFollowsTheFiguresItShows) {
+  // issue 21: the header says "ranked by win, then score": on real
+  // positions the shown (win, score) never increase down the list, an
+  // action is marked tied exactly when both equal the line above, and
+  // within a tie the solitaire value does not increase.
+  int ties = 0, lists = 0;
+  for (uint64_t seed = 1; seed <= 12; ++seed) {
+    const int players = 2 + static_cast<int>(seed % 3);
+    Game game = *Game::Create(players, Rules{}, seed);
+    std::unique_ptr<Player> greedy = *MakeBot("greedy", Rules{});
+    while (!game.over()) {
+      const int me = game.current();
+      WinQuery q;
+      q.sheet = game.sheet(me);
+      for (int i = 1; i < players; ++i) q.opponents.push_back(game.sheet((me + i) % players));
+      q.last_round = game.last_round();
+      q.seat = me + 1;
+      q.turns = game.turns(me);
+      const int rerolls = game.phase() == Phase::kKeep ? game.rerolls_left() : 0;
+      const std::shared_ptr<const SolitaireTable> table =
+          tables_->GetOrThrow(Rules{}, PositionOfSheet(q.sheet)->blocked_rows);
+      std::vector<RankedAction> ranked =
+          *RankActions(*table, q.sheet, game.dice(), rerolls, FinishedSheet::kLastTurns);
+      WinFigures f;
+      ASSERT_TRUE(RankForWin(q, game.dice(), rerolls, ranked, f, tables_).ok());
+      ASSERT_EQ(f.win.size(), ranked.size());
+      EXPECT_EQ(f.estimate, f.exact ? "exact" : "neural");
+      for (size_t i = 0; i < ranked.size(); ++i) {
+        EXPECT_EQ(f.win[i], ShownWin(f.win[i]));
+        EXPECT_EQ(f.score[i], ShownScore(f.score[i]));
+        if (i == 0) continue;
+        EXPECT_GE(f.win[i - 1], f.win[i]);
+        const bool same_win = f.win[i - 1] == f.win[i];
+        if (same_win) EXPECT_GE(f.score[i - 1], f.score[i]);
+        EXPECT_EQ(f.tied[i], same_win && f.score[i - 1] == f.score[i]);
+        if (f.tied[i]) {
+          ++ties;
+          EXPECT_GE(ranked[i - 1].value, ranked[i].value - 1e-9);
+        }
+      }
+      ++lists;
+      ASSERT_TRUE(PlayDecision(game, *greedy).ok());
+    }
+  }
+  EXPECT_GT(lists, 500);
+  EXPECT_GT(ties, 20) << "shown ties must be exercised";
 }
 
 TEST_F(RankingRuleGames, AFinishedMoverStillPlaysTheLastRound) {
@@ -184,7 +212,7 @@ TEST_F(RankingRuleGames, AFinishedMoverStillPlaysTheLastRound) {
   for (int rerolls : {0, 1, 2}) {
     std::vector<RankedAction> ranked =
         *RankActions(table, q.sheet, roll, rerolls, FinishedSheet::kLastTurns);
-    std::vector<double> win;
+    WinFigures win;
     ASSERT_TRUE(RankForWin(q, roll, rerolls, ranked, win, tables_).ok()) << rerolls;
     ASSERT_FALSE(ranked.empty());
     if (rerolls == 0)
@@ -207,17 +235,35 @@ TEST_F(RankingRuleGames, AFinishedMoverStillPlaysTheLastRound) {
 struct RuleCounts {
   int tied = 0, value_decided = 0;
 };
-Action ByTheRule(ExpertPlayer& expert, const Game& game, RuleCounts& counts) {
+// `shown`: the hint's way, on the figures rounded as shown (ShownWin,
+// ShownScore) with the expected score as the second step; otherwise the
+// player's own, on its raw estimate.
+Action ByTheRule(ExpertPlayer& expert, const Game& game, RuleCounts& counts, bool shown = false) {
   std::vector<Action> legal = game.LegalActions();
-  std::vector<double> win;
-  for (const Action& a : legal)
+  std::vector<double> win, score;
+  const ExpertView view = ExpertView::Of(game);
+  for (const Action& a : legal) {
     win.push_back(a.kind == Action::kKeep   ? expert.KeepValue(game, a.keep)
                   : a.kind == Action::kMark ? expert.MarkValue(game, a.cells)
                                             : expert.FailValue(game, a.face));
+    score.push_back(a.kind == Action::kKeep
+                        ? expert.KeepScore(view, game.dice(), game.rerolls_left(), a.keep)
+                    : a.kind == Action::kMark ? expert.MarkScore(view, a.cells)
+                                              : expert.FailScore(view, a.face));
+    if (shown) win.back() = ShownWin(win.back()), score.back() = ShownScore(score.back());
+  }
   const double best_win = *std::max_element(win.begin(), win.end());
   std::vector<Action> tied;
+  std::vector<double> tied_score;
   for (size_t i = 0; i < legal.size(); ++i)
-    if (RankingTie(win[i], best_win)) tied.push_back(legal[i]);
+    if (RankingTie(win[i], best_win)) tied.push_back(legal[i]), tied_score.push_back(score[i]);
+  if (shown && tied.size() > 1) {
+    const double best_score = *std::max_element(tied_score.begin(), tied_score.end());
+    std::vector<Action> head;
+    for (size_t i = 0; i < tied.size(); ++i)
+      if (tied_score[i] == best_score) head.push_back(tied[i]);
+    tied = head;
+  }
   if (tied.size() > 1) {
     ++counts.tied;
     const Sheet& sheet = game.sheet(game.current());
@@ -271,8 +317,13 @@ TEST_F(RankingRuleGames, HintPlayAndExpertFollowTheRuleOnThousandsOfPositions) {
         ExpertPlayer judge(tables_);  // a fresh expert: the estimates only
         const std::string want = FormatAction(ByTheRule(judge, game, counts));
         ASSERT_EQ(FormatAction(expert.Decide(game)), want) << "expert, " << where;
-        ASSERT_EQ(FormatAction(AdvisorFirst(game)), want) << "play's ?, " << where;
-        ASSERT_EQ(FormatAction(HintFirst(game)), want) << "hint --opponent, " << where;
+        // The hints show the neural player's figures (the exact final model
+        // in the last round), and order by them as shown.
+        ExpertPlayer neural(tables_, *ParseNeuralName("neural"), "neural", *BuiltInNeuralNet());
+        RuleCounts shown_counts;
+        const std::string shown = FormatAction(ByTheRule(neural, game, shown_counts, true));
+        ASSERT_EQ(FormatAction(AdvisorFirst(game)), shown) << "play's ?, " << where;
+        ASSERT_EQ(FormatAction(HintFirst(game)), shown) << "hint --opponent, " << where;
         ++checked;
         (game.phase() == Phase::kKeep ? keeps : marks) += 1;
         finished_movers += game.sheet(game.current()).ClosedColumns() >= 2;

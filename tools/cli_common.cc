@@ -1,5 +1,6 @@
 #include "tools/cli_common.h"
 
+#include "absl/strings/str_cat.h"
 #include "engine/quoted_input.h"
 #include "solver/solitaire_state.h"
 #include "tables/table_store.h"
@@ -50,6 +51,28 @@ CLI::Validator SeedNotNegative() {
 
 std::string Plural(long long n, const std::string& one, const std::string& many) {
   return std::to_string(n) + " " + (n == 1 || n == -1 ? one : many);
+}
+
+std::string WinFiguresHeader(const nlohmann::ordered_json& answer, const std::string& indent) {
+  const std::string estimate = answer.value("estimate", std::string("expert"));
+  std::string out = indent;
+  if (estimate == "exact")
+    out += "win: the exact probability of winning (the last round of a two-player game: the "
+           "opponent's last turn solved, or its final score known); score: the final score\n";
+  else if (estimate == "neural")
+    out += absl::StrCat("win: the neural net's chance of winning (a tie shared), trained and "
+                        "checked on self-play (docs/AI.md)",
+                        answer.value("last_round", false)
+                            ? "; last round: each later seat's final turn modelled on its own"
+                            : "",
+                        "; score: expected final score in this game\n");
+  else
+    out += "win: expert's fast estimate, calibrated on self-play (docs/AI.md; the net is "
+           "trained for line-min=3 only); no expected score in this game\n";
+  out += indent +
+         "ranked by win, then score, then solitaire value, then fewer dice rerolled; '=': the same "
+         "win and score as the line above (a tie)\n";
+  return out;
 }
 
 }  // namespace penk::cli

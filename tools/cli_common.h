@@ -6,6 +6,8 @@
 #include <memory>
 #include <string>
 
+#include "nlohmann/json.hpp"
+
 #include "CLI/CLI.hpp"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -52,6 +54,11 @@ SolitaireTable TableForSheet(const Sheet& sheet, const Rules& rules, const std::
 // For a seed option: refuses a negative number, which CLI11 would otherwise
 // wrap to 2^64-1 in an unsigned seed.
 CLI::Validator SeedNotNegative();
+
+// The lines above a ranking with opponents (`penk hint`, `penk play`'s ?):
+// what "win" and "score" are (the hint's "estimate"), the order, and what a
+// tie mark means; each line starts with `indent`.
+std::string WinFiguresHeader(const nlohmann::ordered_json& answer, const std::string& indent = "");
 
 // "1 point", "2 points": a count with its noun in the right number.
 std::string Plural(long long n, const std::string& one, const std::string& many);

@@ -191,20 +191,24 @@ void PrintRankedOptions(const Game& game, const std::shared_ptr<TableCache>& tab
     std::printf("  advisor: not available: %s\n", e.message.c_str());
     return;
   }
-  const bool exact = multi && answer["win_exact"].get<bool>();
-  std::printf("  advisor (best first%s):\n  %-14s %14s%s\n",
-              exact   ? "; win: the exact probability of winning (the last round of a two-player "
-                        "game)"
-              : multi ? "; win: expert's fast estimate of the probability of winning, calibrated "
-                        "on self-play (docs/AI.md)"
-                      : "",
-              rerolls > 0 ? "keep" : "marking", "exp. score", multi ? "      win" : "");
+  if (multi) {
+    std::printf("%s", WinFiguresHeader(answer, "  ").c_str());
+    std::printf("  advisor (best first):\n  %-14s %8s %9s   %10s\n",
+                rerolls > 0 ? "keep" : "marking", "win", "score", "solitaire");
+  } else {
+    std::printf("  advisor (best first):\n  %-14s %14s\n", rerolls > 0 ? "keep" : "marking",
+                "exp. score");
+  }
   for (const nlohmann::ordered_json& a : answer["actions"]) {
     std::string name = a["action"].get<std::string>();
     if (rerolls > 0 && name.size() == kDice) name += " (stop)";  // a keep of six dice
-    const std::string shown_win =
-        multi ? absl::StrFormat(" %7.1f%%", 100 * a["win"].get<double>()) : "";
-    std::printf("  %-14s %14.3f%s\n", name.c_str(), a["value"].get<double>(), shown_win.c_str());
+    if (multi)
+      std::printf("  %-14s %7.2f%% %9s %s %10.3f\n", name.c_str(), 100 * a["win"].get<double>(),
+                  a.contains("score") ? absl::StrFormat("%.2f", a["score"].get<double>()).c_str()
+                                      : "-",
+                  a["tied"].get<bool>() ? "=" : " ", a["value"].get<double>());
+    else
+      std::printf("  %-14s %14.3f\n", name.c_str(), a["value"].get<double>());
   }
   const size_t count = answer["count"].get<size_t>();
   if (count > answer["actions"].size())

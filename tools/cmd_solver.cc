@@ -261,20 +261,10 @@ void PrintHintTable(const nlohmann::ordered_json& answer, int top, Objective obj
   const bool show_mean = objective.is_target() && has_moments;
   PrintPosition(answer);
   if (multi) {
-    const bool exact = answer["win_exact"].get<bool>();
-    std::printf("ranked by %s the probability of winning, then value, then fewer dice rerolled; "
-                "value: expected final score (solitaire-optimal), sd: its standard deviation "
-                "under that play\n",
-                exact ? "expert's exact figure of" : "expert's estimate of");
-    if (exact)
-      std::printf("win: exact (the last round of a two-player game: the opponent's last turn "
-                  "solved, or its final score known)\n");
-    else
-      std::printf("win: the fast estimate, calibrated on self-play (docs/AI.md)%s; --rollouts N "
-                  "plays the candidates out for a win share with its 95%% interval\n",
-                  answer["last_round"].get<bool>() ? " (last round: each later seat's final "
-                                                     "turn modelled on its own)"
-                                                   : "");
+    std::printf("%s", WinFiguresHeader(answer).c_str());
+    std::printf("solitaire: expected final score alone (solitaire-optimal), sd: its standard "
+                "deviation under that play; --rollouts N plays the candidates out for a win "
+                "share with its 95%% interval\n");
   } else if (objective.is_target()) {
     std::printf("objective %s: value is the probability that the final score is at least %d, "
                 "playing for it\n",
@@ -285,8 +275,8 @@ void PrintHintTable(const nlohmann::ordered_json& answer, int top, Objective obj
   const size_t shown = top > 0 ? std::min<size_t>(top, actions.size()) : actions.size();
   const int w = ActionWidth(actions, shown, rerolls);
   std::printf("%4s  %-*s", "rank", w, ChoiceHeading(rerolls, actions));
-  if (multi) std::printf(" %8s", "win");
-  std::printf(" %12s", "value");
+  if (multi) std::printf(" %8s %9s  ", "win", "score");
+  std::printf(" %12s", multi ? "solitaire" : "value");
   if (!multi) std::printf(" %10s", "loss");
   if (show_mean) std::printf(" %12s", "mean");
   if (has_moments) std::printf(" %10s", "sd");
@@ -294,7 +284,10 @@ void PrintHintTable(const nlohmann::ordered_json& answer, int top, Objective obj
   for (size_t i = 0; i < shown; ++i) {
     const nlohmann::ordered_json& a = actions[i];
     std::printf("%4zu  %-*s", i + 1, w, ShownAction(a, rerolls).c_str());
-    if (multi) std::printf(" %7.2f%%", 100 * Number(a, "win"));
+    if (multi)
+      std::printf(" %7.2f%% %9s %s", 100 * Number(a, "win"),
+                  a.contains("score") ? absl::StrFormat("%.2f", Number(a, "score")).c_str() : "-",
+                  a["tied"].get<bool>() ? "=" : " ");
     std::printf(" %12.6f", Number(a, "value"));
     if (!multi) std::printf(" %10.6f", Number(actions[0], "value") - Number(a, "value"));
     if (show_mean) std::printf(" %12.6f", Number(a, "mean"));

@@ -110,15 +110,19 @@ export function setupAnalysis(engine, showError) {
       $('an-value').textContent = `Value of the sheet at the start of a turn: ${value.value.toFixed(2)}`;
       const table = $('an-table');
       const withWin = hint.actions.length && hint.actions[0].win !== undefined;
-      header(table, ['#', 'option', 'expected score'].concat(withWin ? ['win chance'] : []));
+      header(table, withWin ? ['#', 'option', 'win chance', 'score in this game', 'solitaire value']
+                            : ['#', 'option', 'expected score']);
       hint.actions.forEach((a, i) => {
         const tr = table.insertRow();
         if (i === 0) tr.className = 'best';
         tr.dataset.action = a.action;
-        tr.insertCell().textContent = i + 1;
+        tr.insertCell().textContent = withWin && a.tied ? '=' : i + 1;
         tr.insertCell().textContent = a.action;
+        if (withWin) {
+          tr.insertCell().textContent = `${(100 * a.win).toFixed(2)}%`;
+          tr.insertCell().textContent = a.score !== undefined ? a.score.toFixed(2) : '-';
+        }
         tr.insertCell().textContent = a.value.toFixed(4);
-        if (withWin) tr.insertCell().textContent = `${(100 * a.win).toFixed(1)}%`;
       });
     } catch (err) {
       showError(err);

@@ -376,7 +376,12 @@ function renderAdvice() {
   table.replaceChildren();
   const withWin = actions.length && actions[0].win !== undefined;
   const head = table.insertRow();
-  for (const h of ['#', 'option', 'expected score'].concat(withWin ? ['win chance'] : [])) {
+  // With opponents: the win chance, the expected final score in this game,
+  // and the solitaire figure under its own name; '=' marks a tie with the
+  // row above (the same shown win and score), the order the header says.
+  const columns = withWin ? ['#', 'option', 'win chance', 'score in this game', 'solitaire value']
+                          : ['#', 'option', 'expected score'];
+  for (const h of columns) {
     const th = document.createElement('th');
     th.textContent = h;
     head.appendChild(th);
@@ -386,11 +391,18 @@ function renderAdvice() {
     const tr = table.insertRow();
     tr.className = (i === 0 ? 'best' : '') + (a.action === current ? ' chosen' : '');
     tr.dataset.action = a.action;
-    tr.insertCell().textContent = i + 1;
+    tr.insertCell().textContent = withWin && a.tied ? '=' : i + 1;
     tr.insertCell().textContent = actionWords(a.action, app.state);
+    if (withWin) {
+      tr.insertCell().textContent = `${(100 * a.win).toFixed(2)}%`;
+      tr.insertCell().textContent = a.score !== undefined ? a.score.toFixed(2) : '-';
+    }
     tr.insertCell().textContent = a.value.toFixed(2);
-    if (withWin) tr.insertCell().textContent = `${(100 * a.win).toFixed(1)}%`;
   });
+  $('advisor-note').textContent = withWin
+    ? `Ranked by win chance, then score in this game, then solitaire value; "=" ties with the row above. Win: ${
+        app.hints.result.estimate === 'exact' ? 'exact (last round)' : app.hints.result.estimate === 'neural' ? 'the neural net' : 'expert\'s calibrated estimate'}.`
+    : 'Expected final score under solitaire-optimal play.';
 }
 
 export function actionWords(action, state) {

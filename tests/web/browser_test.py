@@ -443,8 +443,13 @@ class Page(unittest.TestCase):
                      '--turn', str(me['turns'])] + (['--last-round'] if state['last_round'] else []),
                     check=True, capture_output=True, text=True).stdout)['actions']
                 head = [th.text for th in self.els('#advisor-table th')]
-                self.assertEqual(head[-1], 'win chance')
-                self.assertEqual(self.el('#advisor-table tr.best').get_attribute('data-action'), cli[0]['action'])
+                self.assertEqual(head, ['#', 'option', 'win chance', 'score in this game', 'solitaire value'])
+                best = self.el('#advisor-table tr.best')
+                self.assertEqual(best.get_attribute('data-action'), cli[0]['action'])
+                # The figures shown are the CLI's: win, then the expected score in this game.
+                cells = [td.text for td in best.find_elements(By.TAG_NAME, 'td')]
+                self.assertEqual(cells[2], f"{100 * cli[0]['win']:.2f}%")
+                self.assertEqual(cells[3], f"{cli[0]['score']:.2f}")
                 # Stop, or the last listed marking: often not the best.
                 action = 'stop' if state['phase'] == 'keep' else state['legal_actions'][-1]
                 chosen = state['dice'] if action == 'stop' else action
