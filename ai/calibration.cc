@@ -11,6 +11,8 @@
 #include "ai/ai_players.h"
 #include "ai/bot.h"
 #include "ai/dice_stream.h"
+#include "ai/neural_default.h"
+#include "ai/win_ranking.h"
 #include "ai/parallel_block.h"
 #include "ai/player.h"
 #include "engine/game.h"
@@ -27,12 +29,14 @@ uint64_t GameKey(uint64_t seed, int64_t game) {
 struct Pending {
   int seat = 0, turns = 0;
   double raw = 0;
+  double neural = std::nan(""), neural_score = std::nan("");  // NaN: no net for these rules
 };
 
 struct GameRecord {
   int players = 2;
   std::vector<Pending> positions;
   std::array<double, kMaxPlayers> share{};  // by seat
+  std::array<int, kMaxPlayers> score{};     // final, by seat
 };
 
 absl::StatusOr<GameRecord> PlayCalibrationGame(const CalibrationOptions& o, int64_t index) {
@@ -53,8 +57,13 @@ absl::StatusOr<GameRecord> PlayCalibrationGame(const CalibrationOptions& o, int6
       if (!bot.ok()) return bot.status();
       seats[s] = *std::move(bot);
     }
-    // The estimator: expert's fast estimate, the figure RankForWin shows.
+    // The estimators: expert's fast estimate, and the neural player's
+    // figures that RankForWin shows (where the net serves the rules).
     ExpertPlayer estimator(o.tables);
+    absl::StatusOr<std::shared_ptr<const NeuralNet>> net = NetFor(nullptr, o.rules);
+    std::unique_ptr<ExpertPlayer> neural;
+    if (net.ok())
+      neural = std::make_unique<ExpertPlayer>(o.tables, *ParseNeuralName("neural"), "neural", *net);
     Game game = *Game::Create(n, o.rules, 0, DiceSource::kManual);
     while (!game.over() && why.empty()) {
       if (game.phase() == Phase::kRoll) {
@@ -72,13 +81,34 @@ absl::StatusOr<GameRecord> PlayCalibrationGame(const CalibrationOptions& o, int6
         case Action::kMark: raw = estimator.MarkValue(view, a.cells); break;
         case Action::kFail: raw = estimator.FailValue(view, a.face); break;
       }
-      record.positions.push_back({s, game.turns(s), std::clamp(raw, 0.0, 1.0)});
+      Pending pending{s, game.turns(s), std::clamp(raw, 0.0, 1.0)};
+      if (neural) {
+        switch (a.kind) {
+          case Action::kKeep:
+            pending.neural = neural->KeepValue(view, game.dice(), game.rerolls_left(), a.keep);
+            pending.neural_score = neural->KeepScore(view, game.dice(), game.rerolls_left(), a.keep);
+            break;
+          case Action::kMark:
+            pending.neural = neural->MarkValue(view, a.cells);
+            pending.neural_score = neural->MarkScore(view, a.cells);
+            break;
+          case Action::kFail:
+            pending.neural = neural->FailValue(view, a.face);
+            pending.neural_score = neural->FailScore(view, a.face);
+            break;
+        }
+        pending.neural = ShownWin(pending.neural);  // the figure shown
+      }
+      record.positions.push_back(pending);
       if (absl::Status st = game.Apply(a); !st.ok())  // a player broke the rules
         why = absl::StrCat(seats[s]->name(), " chose ", FormatAction(a), ": ", st.message());
     }
     if (why.empty()) {
       const Winners winners = GameWinners(game);
-      for (int s = 0; s < n; ++s) record.share[s] = winners.Share(game, s);  // R6.4
+      for (int s = 0; s < n; ++s) {
+        record.share[s] = winners.Share(game, s);  // R6.4
+        record.score[s] = game.Score(s);
+      }
     }
   } catch (const std::exception& e) {  // TableUnavailable, out of memory
     why = e.what();
@@ -109,6 +139,8 @@ void ReliabilityAccumulator::AddGame(const std::vector<CalibrationSample>& posit
     n[b] += 1;
     ++positions_;
     brier_ += (x.predicted - x.outcome) * (x.predicted - x.outcome);
+    const double p = std::clamp(x.predicted, 1e-6, 1 - 1e-6);
+    log_loss_ -= x.outcome * std::log(p) + (1 - x.outcome) * std::log(1 - p);
     y_ += x.outcome;
     y2_ += x.outcome * x.outcome;
   }
@@ -126,6 +158,7 @@ ReliabilityTable ReliabilityAccumulator::Table() const {
   if (positions_ > 0) {
     const double N = static_cast<double>(positions_), mean = y_ / N;
     t.brier = brier_ / N;
+    t.log_loss = log_loss_ / N;
     t.brier_base = y2_ / N - mean * mean;  // mean (y - mean)^2
   }
   for (int b = 0; b < kCalibrationBuckets; ++b) {
@@ -143,6 +176,47 @@ ReliabilityTable ReliabilityAccumulator::Table() const {
     out.ci_low = std::max(0.0, m - half);
     out.ci_high = std::min(1.0, m + half);
     t.max_gap = std::max(t.max_gap, std::fabs(out.observed - out.predicted));
+  }
+  return t;
+}
+
+void ScoreAccumulator::AddGame(const std::vector<std::pair<double, double>>& positions) {
+  std::array<double, kScoreBuckets> s{}, n{};
+  for (const auto& [predicted, final_score] : positions) {
+    const int b = std::clamp(static_cast<int>(predicted / 10), 0, kScoreBuckets - 1);
+    Sums& sum = sums_[b];
+    ++sum.n;
+    sum.p += predicted;
+    sum.y += final_score;
+    s[b] += final_score;
+    n[b] += 1;
+    ++positions_;
+    abs_error_ += std::fabs(predicted - final_score);
+  }
+  for (int b = 0; b < kScoreBuckets; ++b) {
+    sums_[b].s2 += s[b] * s[b];
+    sums_[b].sn += s[b] * n[b];
+    sums_[b].n2 += n[b] * n[b];
+  }
+}
+
+ScoreTable ScoreAccumulator::Table() const {
+  ScoreTable t;
+  t.positions = positions_;
+  if (positions_ > 0) t.mean_abs_error = abs_error_ / static_cast<double>(positions_);
+  for (int b = 0; b < kScoreBuckets; ++b) {
+    const Sums& s = sums_[b];
+    ScoreBucket& out = t.buckets[b];
+    out.positions = s.n;
+    if (s.n == 0) continue;
+    const double n = static_cast<double>(s.n);
+    out.predicted = s.p / n;
+    out.observed = s.y / n;
+    const double m = out.observed;  // clustered by game, as the win table's
+    const double half =
+        1.959964 * std::sqrt(std::max(0.0, s.s2 - 2 * m * s.sn + m * m * s.n2) / (n * n));
+    out.ci_low = m - half;
+    out.ci_high = m + half;
   }
   return t;
 }
@@ -238,8 +312,9 @@ absl::StatusOr<CalibrationResult> RunCalibration(const CalibrationOptions& o) {
         absl::StrCat("threads must be 1..", kMaxCalibrationThreads, "; got ", o.threads));
   if (!o.tables) return absl::FailedPreconditionError("the fast estimate needs a table cache");
 
-  ReliabilityAccumulator raw, calibrated;
-  std::array<ReliabilityAccumulator, 3> by_players;
+  ReliabilityAccumulator raw, calibrated, neural;
+  std::array<ReliabilityAccumulator, 3> by_players, neural_by_players;
+  ScoreAccumulator neural_score;
   FitAccumulator fit;
   const int64_t block = 16 * static_cast<int64_t>(o.threads);
   std::vector<GameRecord> records(static_cast<size_t>(std::min(block, o.games)));
@@ -249,25 +324,40 @@ absl::StatusOr<CalibrationResult> RunCalibration(const CalibrationOptions& o) {
                                         [&](int64_t game) { return PlayCalibrationGame(o, game); });
         !played.ok())
       return played;
-    std::vector<CalibrationSample> a, b;
+    std::vector<CalibrationSample> a, b, c;
+    std::vector<std::pair<double, double>> sc;
     for (int64_t i = 0; i < count; ++i) {  // in game order
       const GameRecord& g = records[i];
       a.clear();
       b.clear();
+      c.clear();
+      sc.clear();
       for (const Pending& p : g.positions) {
         const double y = g.share[p.seat];
         a.push_back({p.raw, y});
         b.push_back({CalibratedWin(p.raw, g.players, p.turns), y});
         fit.Add({g.players, p.turns, p.raw, y});
+        if (!std::isnan(p.neural)) {
+          c.push_back({p.neural, y});
+          sc.emplace_back(p.neural_score, g.score[p.seat]);
+        }
       }
       raw.AddGame(a);
       calibrated.AddGame(b);
       by_players[g.players - 2].AddGame(b);
+      if (!c.empty()) {
+        neural.AddGame(c);
+        neural_by_players[g.players - 2].AddGame(c);
+        neural_score.AddGame(sc);
+      }
       records[i].positions = {};
     }
     if (o.progress) o.progress(first + count, o.games);
   }
   CalibrationResult out;
+  out.neural = neural.Table();
+  for (int p = 0; p < 3; ++p) out.neural_by_players[p] = neural_by_players[p].Table();
+  out.neural_score = neural_score.Table();
   out.raw = raw.Table();
   out.calibrated = calibrated.Table();
   for (int p = 0; p < 3; ++p) out.calibrated_by_players[p] = by_players[p].Table();

@@ -1,5 +1,8 @@
-// Honest win chances (issue 11, item 4): is the fast win estimate
-// (ai/win_ranking.h, RankForWin; the leaf of ExpertPlayer) a probability?
+// Honest win chances (issue 11, item 4; issue 21 item 6): are the win
+// figures a probability -- expert's fast estimate (the leaf of ExpertPlayer,
+// raw and through the calibration map) and the neural player's figure that
+// hints now show (ai/win_ranking.h, RankForWin)? And is the neural player's
+// expected final score the mean final score?
 //
 // Measurement: self-play games (line-ups of MakeBot names, 2-4 players, seats
 // rotated from game to game, dice from a DiceStream keyed by (seed, game)).
@@ -61,6 +64,8 @@ struct ReliabilityTable {
   std::array<BucketStats, kCalibrationBuckets> buckets{};
   double brier = 0;          // mean (prediction - outcome)^2
   double brier_base = 0;     // the same for the constant prediction = mean outcome
+  // mean -(y log p + (1 - y) log(1 - p)), p clamped to [1e-6, 1 - 1e-6]
+  double log_loss = 0;
   double max_gap = 0;        // max |observed - predicted| over buckets with positions
 };
 
@@ -82,7 +87,37 @@ class ReliabilityAccumulator {
   };
   int64_t games_ = 0, positions_ = 0;
   std::array<Sums, kCalibrationBuckets> sums_{};
-  double brier_ = 0, y_ = 0, y2_ = 0;
+  double brier_ = 0, y_ = 0, y2_ = 0, log_loss_ = 0;
+};
+
+// The expected final score against the final score (issue 21): positions
+// bucketed by the predicted score, 10 points wide.
+inline constexpr int kScoreBuckets = 20;  // [0, 10), ..., [190, 200)
+struct ScoreBucket {
+  int64_t positions = 0;
+  double predicted = 0;  // mean expected score
+  double observed = 0;   // mean final score
+  double ci_low = 0, ci_high = 0;  // observed's 95% interval, clustered by game
+};
+struct ScoreTable {
+  int64_t positions = 0;
+  std::array<ScoreBucket, kScoreBuckets> buckets{};
+  double mean_abs_error = 0;  // mean |predicted - final|
+};
+class ScoreAccumulator {
+ public:
+  // One game's positions: (expected score, final score).
+  void AddGame(const std::vector<std::pair<double, double>>& positions);
+  ScoreTable Table() const;
+
+ private:
+  struct Sums {
+    int64_t n = 0;
+    double p = 0, y = 0, s2 = 0, sn = 0, n2 = 0;
+  };
+  std::array<Sums, kScoreBuckets> sums_{};
+  int64_t positions_ = 0;
+  double abs_error_ = 0;
 };
 
 // A position as the fit sees it: features and outcome.
@@ -124,14 +159,21 @@ struct CalibrationOptions {
 };
 
 struct CalibrationResult {
+  // What hints with opponents show (issue 21): the neural player's win share
+  // of the action taken and its expected final score in this game.
+  ReliabilityTable neural;
+  std::array<ReliabilityTable, 3> neural_by_players;  // 2, 3, 4 players
+  ScoreTable neural_score;
   ReliabilityTable raw;          // the raw fast estimate
   ReliabilityTable calibrated;   // CalibratedWin of it (FittedCalibration())
   std::array<ReliabilityTable, 3> calibrated_by_players;  // 2, 3, 4 players
   std::array<CalibrationMap, 3> fit;  // fitted on these games (identity where none)
 };
 
-// Plays the games and measures; the estimator is `expert` with its default
-// parameters, whoever sits in the seat.
+// Plays the games and measures; the estimators are `expert` with its default
+// parameters (raw, calibrated) and `neural` with the built-in net (its win
+// share and expected score), whoever sits in the seat. `neural` needs the
+// rules it was trained on (line-min 3): other rules leave its tables empty.
 absl::StatusOr<CalibrationResult> RunCalibration(const CalibrationOptions& options);
 
 }  // namespace penk

@@ -13,7 +13,7 @@ namespace penk {
 
 std::string AllowedPlayerNames(bool allow_human) {
   return absl::StrCat(allow_human ? "human, " : "",
-                      "bot, greedy, random, solitaire (= optimal), expert, master");
+                      "bot, greedy, random, solitaire (= optimal), expert, neural, master");
 }
 
 absl::StatusOr<std::vector<std::string>> ParsePlayerList(absl::string_view text,

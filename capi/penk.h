@@ -65,8 +65,12 @@ extern "C" {
  * 6 (issue 24): penk_level_count/penk_level_name list the five levels
  * (hello's "levels"), no longer their aliases "bot" and "optimal" (still
  * accepted as seats); hint JSON gains "count" (the number of actions
- * ranked); every other call is unchanged. */
-#define PENK_API_VERSION 6
+ * ranked); every other call is unchanged.
+ * 7 (issue 21): the levels gain "neural" (six levels); hint JSON with
+ * opponents gives the neural player's "win", the expected final "score" in
+ * this game, "tied" and "estimate" (what "win" is); every call is
+ * unchanged. */
+#define PENK_API_VERSION 7
 
 /* Status codes; the same numbers as the protocol's error codes. */
 typedef enum penk_status {

@@ -7,6 +7,7 @@
 #include "ai/calibration.h"
 #include "engine/rng.h"
 #include "gtest/gtest.h"
+#include "tests/completed_tables.h"
 #include "tests/penk_process.h"
 
 namespace penk {
@@ -44,6 +45,63 @@ TEST(Calibration, BrierAndBucketMeansByHand) {
   EXPECT_EQ(t.buckets[9].positions, 1);
   EXPECT_EQ(t.buckets[5].positions, 0);
   EXPECT_NEAR(t.max_gap, 0.2, 1e-12);  // bucket 2: 0.2 predicted, 0 observed
+}
+
+TEST(Calibration, LogLossByHand) {
+  ReliabilityAccumulator acc;
+  acc.AddGame({{0.2, 0}, {0.7, 1}, {0.75, 0.5}});
+  // -(log 0.8 + log 0.7 + 0.5 log 0.75 + 0.5 log 0.25) / 3
+  const double want = -(std::log(0.8) + std::log(0.7) + 0.5 * std::log(0.75) + 0.5 * std::log(0.25)) / 3;
+  EXPECT_NEAR(acc.Table().log_loss, want, 1e-12);
+  ReliabilityAccumulator sure;
+  sure.AddGame({{0.0, 1}});  // a certainty that failed: clamped, not infinite
+  EXPECT_NEAR(sure.Table().log_loss, -std::log(1e-6), 1e-9);
+}
+
+TEST(Calibration, ScoreBucketsByHand) {
+  // Issue 21: the expected final score against the final score.
+  ScoreAccumulator acc;
+  acc.AddGame({{55.0, 60}, {57.0, 50}, {81.0, 80}});
+  acc.AddGame({{59.0, 70}});
+  const ScoreTable t = acc.Table();
+  EXPECT_EQ(t.positions, 4);
+  EXPECT_NEAR(t.mean_abs_error, (5 + 7 + 1 + 11) / 4.0, 1e-12);
+  EXPECT_EQ(t.buckets[5].positions, 3);
+  EXPECT_NEAR(t.buckets[5].predicted, 57, 1e-12);
+  EXPECT_NEAR(t.buckets[5].observed, 60, 1e-12);
+  EXPECT_EQ(t.buckets[8].positions, 1);
+  EXPECT_EQ(t.buckets[0].positions, 0);
+  // Clustered by game: game 1 has 60 + 50 in the bucket, game 2 has 70:
+  // sum_g (S_g - 60 n_g)^2 / 9 = ((110 - 120)^2 + (70 - 60)^2) / 9.
+  EXPECT_NEAR(t.buckets[5].ci_high - 60, 1.959964 * std::sqrt(200.0 / 9), 1e-9);
+}
+
+TEST(Calibration, TheNeuralFiguresAreMeasuredOnRealGames) {
+  // The figures hints show (the neural player's win share and expected
+  // score) are measured beside expert's, on the same positions.
+  CalibrationOptions o;
+  o.lineups = {{"greedy", "greedy"}, {"greedy", "greedy", "greedy"}};
+  o.games = 12;
+  o.tables = std::make_shared<TableCache>(
+      [](const TableKey& key) -> absl::StatusOr<SolitaireTable> {
+        return CompletedTable(key.rules, 0, key.blocked_rows);
+      },
+      size_t{1} << 40);
+  absl::StatusOr<CalibrationResult> r = RunCalibration(o);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->neural.positions, r->raw.positions);
+  EXPECT_GT(r->neural.positions, 100);
+  EXPECT_EQ(r->neural_score.positions, r->neural.positions);
+  EXPECT_GT(r->neural_by_players[0].positions, 0);
+  EXPECT_GT(r->neural_by_players[1].positions, 0);
+  EXPECT_EQ(r->neural_by_players[2].positions, 0);
+  EXPECT_GT(r->neural.log_loss, 0);
+  // Rules the net was not trained on: its tables stay empty, expert's not.
+  o.rules.line_min = 4;
+  r = RunCalibration(o);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->neural.positions, 0);
+  EXPECT_GT(r->raw.positions, 0);
 }
 
 // A perfectly calibrated predictor: every bucket within noise of its mean

@@ -48,8 +48,8 @@ struct CalibrateArgs {
 
 std::string TableJson(const ReliabilityTable& t) {
   std::string s = absl::StrFormat(
-      R"({"games":%d,"positions":%d,"brier":%.6f,"brier_base":%.6f,"max_gap":%.6f,"buckets":[)",
-      t.games, t.positions, t.brier, t.brier_base, t.max_gap);
+      R"({"games":%d,"positions":%d,"brier":%.6f,"brier_base":%.6f,"log_loss":%.6f,"max_gap":%.6f,"buckets":[)",
+      t.games, t.positions, t.brier, t.brier_base, t.log_loss, t.max_gap);
   for (int b = 0; b < kCalibrationBuckets; ++b) {
     const BucketStats& x = t.buckets[b];
     absl::StrAppendFormat(
@@ -60,11 +60,42 @@ std::string TableJson(const ReliabilityTable& t) {
   return s + "]}";
 }
 
+std::string ScoreTableJson(const ScoreTable& t) {
+  std::string s = absl::StrFormat(R"({"positions":%d,"mean_abs_error":%.4f,"buckets":[)",
+                                  t.positions, t.mean_abs_error);
+  bool first = true;
+  for (int b = 0; b < kScoreBuckets; ++b) {
+    const ScoreBucket& x = t.buckets[b];
+    if (x.positions == 0) continue;
+    absl::StrAppendFormat(
+        &s, R"(%s{"low":%d,"high":%d,"positions":%d,"predicted":%.4f,"observed":%.4f,"observed_ci95":[%.4f,%.4f]})",
+        first ? "" : ",", 10 * b, 10 * (b + 1), x.positions, x.predicted, x.observed, x.ci_low,
+        x.ci_high);
+    first = false;
+  }
+  return s + "]}";
+}
+
+void PrintScoreTable(const ScoreTable& t) {
+  std::printf("neural's expected final score in this game: %lld positions; mean |expected - "
+              "final| %.2f points\n",
+              static_cast<long long>(t.positions), t.mean_abs_error);
+  std::printf("%11s %10s %10s %9s %19s %7s\n", "expected", "positions", "predicted", "final",
+              "95% CI (by game)", "gap");
+  for (int b = 0; b < kScoreBuckets; ++b) {
+    const ScoreBucket& x = t.buckets[b];
+    if (x.positions == 0) continue;
+    std::printf("%4d-%4d %12lld %10.2f %9.2f [%7.2f, %7.2f] %+6.2f\n", 10 * b, 10 * (b + 1),
+                static_cast<long long>(x.positions), x.predicted, x.observed, x.ci_low, x.ci_high,
+                x.observed - x.predicted);
+  }
+}
+
 void PrintTable(const char* title, const ReliabilityTable& t) {
   std::printf("%s: %lld positions from %lld games; Brier %.4f (constant prediction: %.4f); "
-              "largest gap %.1f points\n",
+              "log loss %.4f; largest gap %.1f points\n",
               title, static_cast<long long>(t.positions), static_cast<long long>(t.games),
-              t.brier, t.brier_base, 100 * t.max_gap);
+              t.brier, t.brier_base, t.log_loss, 100 * t.max_gap);
   std::printf("%11s %10s %10s %9s %19s %7s\n", "bucket", "positions", "predicted", "observed",
               "95% CI (by game)", "gap");
   for (int b = 0; b < kCalibrationBuckets; ++b) {
@@ -106,7 +137,9 @@ void RunCalibrateCommand(const CalibrateArgs& a) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!a.svg.empty()) {
     std::ofstream out(a.svg);
-    out << ReliabilitySvg({{"raw fast estimate", r.raw}, {"calibrated (shown)", r.calibrated}},
+    out << ReliabilitySvg({{"neural (shown)", r.neural},
+                           {"expert raw", r.raw},
+                           {"expert calibrated", r.calibrated}},
                           absl::StrCat("Win estimate reliability: ", r.raw.positions,
                                        " positions, ", a.games, " games, seed ", a.seed));
     if (!out) throw UsageError{absl::StrCat("cannot write ", QuotedInput(a.svg))};
@@ -122,7 +155,11 @@ void RunCalibrateCommand(const CalibrateArgs& a) {
         absl::StrAppendFormat(&s, R"(%s"%s")", j ? "," : "", o.lineups[i][j]);
       s += "]";
     }
-    s += "],\"raw\":" + TableJson(r.raw) + ",\"calibrated\":" + TableJson(r.calibrated);
+    s += "],\"neural\":" + TableJson(r.neural) + ",\"neural_by_players\":{";
+    for (int p = 0; p < 3; ++p)
+      absl::StrAppendFormat(&s, R"(%s"%d":%s)", p ? "," : "", p + 2, TableJson(r.neural_by_players[p]));
+    s += "},\"neural_score\":" + ScoreTableJson(r.neural_score);
+    s += ",\"raw\":" + TableJson(r.raw) + ",\"calibrated\":" + TableJson(r.calibrated);
     s += ",\"calibrated_by_players\":{";
     for (int p = 0; p < 3; ++p)
       absl::StrAppendFormat(&s, R"(%s"%d":%s)", p ? "," : "", p + 2,
@@ -145,9 +182,20 @@ void RunCalibrateCommand(const CalibrateArgs& a) {
               Plural(a.threads, "thread", "threads").c_str(), secs);
   std::printf("position: a decision; predicted: the mover's fast estimate of the action taken; "
               "observed: the mover's win share (k tied winners: 1/k each)\n\n");
+  if (r.neural.positions > 0) {
+    PrintTable("neural's win share (what hints show)", r.neural);
+    for (int p = 0; p < 3; ++p) {
+      if (r.neural_by_players[p].positions == 0) continue;
+      std::printf("\n");
+      PrintTable(absl::StrCat("neural, ", p + 2, " players").c_str(), r.neural_by_players[p]);
+    }
+    std::printf("\n");
+    PrintScoreTable(r.neural_score);
+    std::printf("\n");
+  }
   PrintTable("raw fast estimate", r.raw);
   std::printf("\n");
-  PrintTable("calibrated fast estimate (what hints show)", r.calibrated);
+  PrintTable("calibrated fast estimate (what hints showed before the net)", r.calibrated);
   for (int p = 0; p < 3; ++p) {
     if (r.calibrated_by_players[p].positions == 0) continue;
     std::printf("\n");

@@ -29,6 +29,7 @@
 #include "ai/calibration_data.h"
 #include "ai/embedded_data.h"
 #include "ai/ladder.h"
+#include "ai/neural_default.h"
 #include "nlohmann/json.hpp"
 #include "engine/quoted_input.h"
 #include "tools/cli_common.h"
@@ -154,6 +155,12 @@ void RunCheck() {
   std::printf("%s: ok, maps for 2-4 players fitted on %lld positions\n", kCalibrationFile,
               static_cast<long long>(calibration.positions));
   PrintSource(calibration.source);
+  // The neural player's net (issue 21): every check of its loader, so that a
+  // damaged data/neural.penknet fails the build too.
+  const std::shared_ptr<const NeuralNet> net = OrFail(BuiltInNeuralNet());
+  std::printf("%s: ok, layout %u, %d-%d-%d-%d, checksum %016llx\n", kNeuralNetFile, net->layout(),
+              net->inputs(), net->hidden1(), net->hidden2(), kNeuralOutputs,
+              static_cast<unsigned long long>(net->checksum()));
 }
 
 // A writing subcommand: its recorded runs, the file it writes, the runs'
@@ -177,7 +184,7 @@ void AddWriter(CLI::App* data, const char* name, const char* what, const char* r
 void RegisterData(CLI::App& app) {
   CLI::App* data = app.add_subcommand(
       "data", "write or check the measured figures served as data (data/ladder.json, "
-              "data/calibration.json), each with the source of its run");
+              "data/calibration.json, data/neural.penknet), each with the source of its run");
   data->require_subcommand(1);
   AddWriter(data, "ladder", "write the strength ladder from recorded `penk match LEVEL greedy --json` runs",
             "one penk match --json record per level but greedy", kLadderFile, RunLadder);
