@@ -25,6 +25,13 @@ uint64_t GameKey(uint64_t seed, int64_t game) {
   return MixBits(MixBits(seed ^ 0x63616c6962ULL) ^ static_cast<uint64_t>(game));
 }
 
+// The half-width of the 95% interval of a ratio mean m = sum y / n clustered
+// by game (the sandwich variance sum_g (S_g - m n_g)^2 / n^2), from the sums
+// over games of S_g^2, S_g n_g and n_g^2.
+double ClusteredHalfWidth(double s2, double sn, double n2, double m, double n) {
+  return 1.959964 * std::sqrt(std::max(0.0, s2 - 2 * m * sn + m * m * n2) / (n * n));
+}
+
 // One position of a game before its outcome is known.
 struct Pending {
   int seat = 0, turns = 0;
@@ -171,8 +178,7 @@ ReliabilityTable ReliabilityAccumulator::Table() const {
     out.observed = s.y / n;
     // Clustered (sandwich) variance of a ratio mean: sum_g (S_g - m n_g)^2 / n^2.
     const double m = out.observed;
-    const double var = std::max(0.0, s.s2 - 2 * m * s.sn + m * m * s.n2) / (n * n);
-    const double half = 1.959964 * std::sqrt(var);
+    const double half = ClusteredHalfWidth(s.s2, s.sn, s.n2, m, n);
     out.ci_low = std::max(0.0, m - half);
     out.ci_high = std::min(1.0, m + half);
     t.max_gap = std::max(t.max_gap, std::fabs(out.observed - out.predicted));
@@ -212,9 +218,8 @@ ScoreTable ScoreAccumulator::Table() const {
     const double n = static_cast<double>(s.n);
     out.predicted = s.p / n;
     out.observed = s.y / n;
-    const double m = out.observed;  // clustered by game, as the win table's
-    const double half =
-        1.959964 * std::sqrt(std::max(0.0, s.s2 - 2 * m * s.sn + m * m * s.n2) / (n * n));
+    const double m = out.observed;
+    const double half = ClusteredHalfWidth(s.s2, s.sn, s.n2, m, n);
     out.ci_low = m - half;
     out.ci_high = m + half;
   }

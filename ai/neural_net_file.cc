@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "ai/neural_net.h"
+#include "engine/fd_io.h"
 
 namespace penk {
 namespace {
@@ -103,30 +104,6 @@ uint64_t FileChecksum(absl::string_view file) {
   std::string header(file.substr(0, kNeuralHeaderBytes));
   std::memset(header.data() + kChecksumAt, 0, sizeof(uint64_t));
   return Fnv1a64(file.substr(kNeuralHeaderBytes), Fnv1a64(header));
-}
-
-bool WriteAll(int fd, const char* data, size_t size) {
-  while (size > 0) {
-    const ssize_t n = ::write(fd, data, size);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    data += n;
-    size -= static_cast<size_t>(n);
-  }
-  return true;
-}
-
-// Bytes read, short only at the end of the file; -1 on an error (errno).
-ssize_t ReadAll(int fd, char* data, size_t size) {
-  size_t done = 0;
-  while (done < size) {
-    const ssize_t n = ::read(fd, data + done, size - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return -1;
-    if (n == 0) break;
-    done += static_cast<size_t>(n);
-  }
-  return static_cast<ssize_t>(done);
 }
 
 struct Fd {

@@ -15,6 +15,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/strip.h"
+#include "engine/fd_io.h"
 #include "absl/strings/str_cat.h"
 #include "engine/score.h"
 #include "tables/value_check.h"
@@ -56,30 +57,6 @@ TableHeader DecodeHeader(const char* in) {
   get(h.magic), get(h.format_version), get(h.line_min), get(h.penk_rows), get(h.max_free);
   get(h.blocked_rows), get(h.objective), get(h.state_count), get(h.checksum);
   return h;
-}
-
-bool WriteAll(int fd, const char* data, size_t size) {
-  while (size > 0) {
-    const ssize_t n = ::write(fd, data, size);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    data += n;
-    size -= static_cast<size_t>(n);
-  }
-  return true;
-}
-
-// Bytes read, short only at the end of the file; -1 on an error (errno).
-ssize_t ReadAll(int fd, char* data, size_t size) {
-  size_t done = 0;
-  while (done < size) {
-    const ssize_t n = ::read(fd, data + done, size - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return -1;
-    if (n == 0) break;
-    done += static_cast<size_t>(n);
-  }
-  return static_cast<ssize_t>(done);
 }
 
 std::string FolderOf(const std::string& path) {
