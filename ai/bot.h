@@ -83,7 +83,8 @@ class RandomBot : public Player {
 inline constexpr const char* kBotNames[] = {"bot",     "greedy", "random", "solitaire",
                                             "optimal", "expert", "neural", "master"};
 
-// The levels offered to frontends (hello, penk --help), strongest last, each
+// The levels offered to frontends (hello, penk --help), weakest first (the
+// ladder, data/ladder.json, has their measured order), each
 // with what a player should know of it; `alias` is an older name still accepted.
 // Their measured strength (hello's elo, elo_ci95) is data, with the source
 // of each match: data/ladder.json, read by StrengthLadder() (ai/ladder.h).
@@ -100,10 +101,10 @@ inline constexpr LevelInfo kLevels[] = {
     {"greedy", "bot", "takes the best expected score of this turn alone; quick and solid"},
     {"expert", "", "plays to win: exact turn search valuing its score, the opponents' and the end of "
                    "the game; fast"},
+    {"master", "", "expert improved by playing out its close calls to the end of the game; a "
+                   "fraction of a second a move (master:base=neural rolls out neural)"},
     {"neural", "", "expert's turn search with a learned evaluation of the whole position, "
-                   "trained by self-play; fast"},
-    {"master", "", "expert improved by playing out its close calls to the end of the game; the "
-                   "strongest level, a fraction of a second a move"},
+                   "trained by self-play; the strongest level, and fast"},
 };
 
 // A bot by name (case-insensitive); `seed` seeds the random bot. Rules are

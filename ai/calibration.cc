@@ -37,6 +37,7 @@ struct Pending {
   int seat = 0, turns = 0;
   double raw = 0;
   double neural = std::nan(""), neural_score = std::nan("");  // NaN: no net for these rules
+  bool exact = false;  // the last round of two players: the figure is the exact chance
 };
 
 struct GameRecord {
@@ -104,7 +105,8 @@ absl::StatusOr<GameRecord> PlayCalibrationGame(const CalibrationOptions& o, int6
             pending.neural_score = neural->FailScore(view, a.face);
             break;
         }
-        pending.neural = ShownWin(pending.neural);  // the figure shown
+        pending.neural = std::clamp(pending.neural, 0.0, 1.0);
+        pending.exact = WinIsExact(n, game.last_round());
       }
       record.positions.push_back(pending);
       if (absl::Status st = game.Apply(a); !st.ok())  // a player broke the rules
@@ -317,10 +319,10 @@ absl::StatusOr<CalibrationResult> RunCalibration(const CalibrationOptions& o) {
         absl::StrCat("threads must be 1..", kMaxCalibrationThreads, "; got ", o.threads));
   if (!o.tables) return absl::FailedPreconditionError("the fast estimate needs a table cache");
 
-  ReliabilityAccumulator raw, calibrated, neural;
+  ReliabilityAccumulator raw, calibrated, neural, neural_raw;
   std::array<ReliabilityAccumulator, 3> by_players, neural_by_players;
   ScoreAccumulator neural_score;
-  FitAccumulator fit;
+  FitAccumulator fit, neural_fit;
   const int64_t block = 16 * static_cast<int64_t>(o.threads);
   std::vector<GameRecord> records(static_cast<size_t>(std::min(block, o.games)));
   for (int64_t first = 0; first < o.games; first += block) {
@@ -329,13 +331,14 @@ absl::StatusOr<CalibrationResult> RunCalibration(const CalibrationOptions& o) {
                                         [&](int64_t game) { return PlayCalibrationGame(o, game); });
         !played.ok())
       return played;
-    std::vector<CalibrationSample> a, b, c;
+    std::vector<CalibrationSample> a, b, c, d;
     std::vector<std::pair<double, double>> sc;
     for (int64_t i = 0; i < count; ++i) {  // in game order
       const GameRecord& g = records[i];
       a.clear();
       b.clear();
       c.clear();
+      d.clear();
       sc.clear();
       for (const Pending& p : g.positions) {
         const double y = g.share[p.seat];
@@ -343,7 +346,14 @@ absl::StatusOr<CalibrationResult> RunCalibration(const CalibrationOptions& o) {
         b.push_back({CalibratedWin(p.raw, g.players, p.turns), y});
         fit.Add({g.players, p.turns, p.raw, y});
         if (!std::isnan(p.neural)) {
-          c.push_back({p.neural, y});
+          // What RankForWin shows: the exact chance as it is, elsewhere the
+          // net's figure through its map, to 0.01%.
+          c.push_back({p.exact ? ShownWin(p.neural)
+                               : ShownWin(CalibratedWin(p.neural, g.players, p.turns,
+                                                        FittedNeuralCalibration())),
+                       y});
+          d.push_back({p.neural, y});
+          if (!p.exact) neural_fit.Add({g.players, p.turns, p.neural, y});
           sc.emplace_back(p.neural_score, g.score[p.seat]);
         }
       }
@@ -352,6 +362,7 @@ absl::StatusOr<CalibrationResult> RunCalibration(const CalibrationOptions& o) {
       by_players[g.players - 2].AddGame(b);
       if (!c.empty()) {
         neural.AddGame(c);
+        neural_raw.AddGame(d);
         neural_by_players[g.players - 2].AddGame(c);
         neural_score.AddGame(sc);
       }
@@ -361,6 +372,8 @@ absl::StatusOr<CalibrationResult> RunCalibration(const CalibrationOptions& o) {
   }
   CalibrationResult out;
   out.neural = neural.Table();
+  out.neural_raw = neural_raw.Table();
+  out.neural_fit = neural_fit.Fit();
   for (int p = 0; p < 3; ++p) out.neural_by_players[p] = neural_by_players[p].Table();
   out.neural_score = neural_score.Table();
   out.raw = raw.Table();

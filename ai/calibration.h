@@ -160,8 +160,11 @@ struct CalibrationOptions {
 
 struct CalibrationResult {
   // What hints with opponents show (issue 21): the neural player's win share
-  // of the action taken and its expected final score in this game.
-  ReliabilityTable neural;
+  // of the action taken through its map (FittedNeuralCalibration; exact in
+  // the last round of two players) and its expected final score in this game;
+  // the net's figure unmapped, and a map fitted on it on these games.
+  ReliabilityTable neural, neural_raw;
+  std::array<CalibrationMap, 3> neural_fit;
   std::array<ReliabilityTable, 3> neural_by_players;  // 2, 3, 4 players
   ScoreTable neural_score;
   ReliabilityTable raw;          // the raw fast estimate

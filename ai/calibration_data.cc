@@ -61,8 +61,8 @@ absl::StatusOr<CalibrationData> ParseCalibrationData(absl::string_view text, abs
   if (!parsed.ok()) return parsed.status();
   const json& j = *parsed;
   for (const auto& [key, value] : j.items())
-    if (key != "what" && key != "features" && key != "rules" && key != "maps" &&
-        key != "positions" && key != "source")
+    if (key != "what" && key != "estimate" && key != "features" && key != "rules" &&
+        key != "maps" && key != "positions" && key != "source")
       return DataError(file, key, "unknown key");
   json features = json::array();
   for (const char* f : kCalibrationFeatureNames) features.push_back(f);
@@ -72,6 +72,12 @@ absl::StatusOr<CalibrationData> ParseCalibrationData(absl::string_view text, abs
     return DataError(file, "rules",
                      absl::StrCat("must be the default rules \"", FormatRules(Rules{}), "\""));
   CalibrationData d;
+  // Absent in the first files: expert's estimate.
+  if (j.contains("estimate")) {
+    if (j["estimate"] == "expert") d.estimate = CalibratedEstimate::kExpert;
+    else if (j["estimate"] == "neural") d.estimate = CalibratedEstimate::kNeural;
+    else return DataError(file, "estimate", "must be \"expert\" or \"neural\"");
+  }
   absl::StatusOr<std::array<CalibrationMap, 3>> maps =
       ReadMaps(j.contains("maps") ? j["maps"] : json(), file, "maps");
   if (!maps.ok()) return maps.status();
@@ -89,7 +95,8 @@ absl::StatusOr<CalibrationData> ParseCalibrationData(absl::string_view text, abs
 
 absl::StatusOr<CalibrationData> CalibrationDataOfRun(absl::string_view run_json,
                                                      absl::string_view file,
-                                                     const std::string& date) {
+                                                     const std::string& date,
+                                                     CalibratedEstimate estimate) {
   absl::StatusOr<json> parsed = ParseDataObject(run_json, file);
   if (!parsed.ok()) return parsed.status();
   const json& j = *parsed;
@@ -99,8 +106,10 @@ absl::StatusOr<CalibrationData> CalibrationDataOfRun(absl::string_view run_json,
     if (!j.contains(key) || !j[key].is_number_integer())
       return DataError(file, key, "missing, or not an integer (a penk calibrate --json record)");
   CalibrationData d;
+  d.estimate = estimate;
+  const char* fit = estimate == CalibratedEstimate::kNeural ? "neural_fit" : "fit";
   absl::StatusOr<std::array<CalibrationMap, 3>> maps =
-      ReadMaps(j.contains("fit") ? j["fit"] : json(), file, "fit");
+      ReadMaps(j.contains(fit) ? j[fit] : json(), file, fit);
   if (!maps.ok()) return maps.status();
   d.maps = *maps;
   if (!j.contains("raw") || !j["raw"].is_object() || !j["raw"].contains("positions") ||
@@ -131,11 +140,20 @@ absl::StatusOr<CalibrationData> CalibrationDataOfRun(absl::string_view run_json,
 }
 
 std::string CalibrationDataJson(const CalibrationData& d) {
+  const bool neural = d.estimate == CalibratedEstimate::kNeural;
   nlohmann::ordered_json j = {
-      {"what", "The calibration map of the win figure every hint with opponents shows "
-               "(CalibratedWin, ai/calibration_map.h): per player count, logit p = w . features, "
-               "x = logit of the fast estimate, t = min(turns, 20) / 10 (docs/AI.md, Honest win "
-               "chances). Written by `penk data calibration`; do not edit by hand."},
+      {"what", neural
+                   ? "The calibration map of the neural player's win figure, the one hints with "
+                     "opponents show (CalibratedWin with FittedNeuralCalibration, "
+                     "ai/calibration_map.h): per player count, logit p = w . features, x = logit "
+                     "of the net's figure, t = min(turns, 20) / 10 (docs/AI.md, neural). Written "
+                     "by `penk data calibration --estimate neural`; do not edit by hand."
+                   : "The calibration map of expert's fast estimate, shown by hints with opponents "
+                     "for rules the net was not trained on (CalibratedWin, "
+                     "ai/calibration_map.h): per player count, logit p = w . features, x = logit "
+                     "of the fast estimate, t = min(turns, 20) / 10 (docs/AI.md, Honest win "
+                     "chances). Written by `penk data calibration`; do not edit by hand."},
+      {"estimate", neural ? "neural" : "expert"},
       {"features", kCalibrationFeatureNames},
       {"rules", FormatRules(Rules{})},
       {"maps", MapsJson(d.maps)},
@@ -144,13 +162,28 @@ std::string CalibrationDataJson(const CalibrationData& d) {
   return j.dump(2) + "\n";
 }
 
+namespace {
+
+std::array<CalibrationMap, 3> EmbeddedMaps(absl::string_view text, const char* file,
+                                           CalibratedEstimate estimate) {
+  absl::StatusOr<CalibrationData> d = ParseCalibrationData(text, file);
+  if (!d.ok()) FailOnEmbeddedData(d.status().message());
+  if (d->estimate != estimate)
+    FailOnEmbeddedData(absl::StrCat(file, ": estimate: the map of another figure"));
+  return d->maps;
+}
+
+}  // namespace
+
 const std::array<CalibrationMap, 3>& FittedCalibration() {
-  static const std::array<CalibrationMap, 3> maps = [] {
-    absl::StatusOr<CalibrationData> d =
-        ParseCalibrationData(EmbeddedCalibrationJson(), kCalibrationFile);
-    if (!d.ok()) FailOnEmbeddedData(d.status().message());
-    return d->maps;
-  }();
+  static const std::array<CalibrationMap, 3> maps =
+      EmbeddedMaps(EmbeddedCalibrationJson(), kCalibrationFile, CalibratedEstimate::kExpert);
+  return maps;
+}
+
+const std::array<CalibrationMap, 3>& FittedNeuralCalibration() {
+  static const std::array<CalibrationMap, 3> maps = EmbeddedMaps(
+      EmbeddedNeuralCalibrationJson(), kNeuralCalibrationFile, CalibratedEstimate::kNeural);
   return maps;
 }
 

@@ -24,7 +24,12 @@ inline constexpr const char* kCalibrationFeatureNames[kCalibrationFeatures] = {
 // |w| beyond this is no fit of ours (they are all below 1).
 inline constexpr double kCalibrationMaxWeight = 50;
 
+// Which figure a map calibrates: expert's fast estimate (data/calibration.json)
+// or the neural player's figure (data/neural_calibration.json, issue 21).
+enum class CalibratedEstimate { kExpert, kNeural };
+
 struct CalibrationData {
+  CalibratedEstimate estimate = CalibratedEstimate::kExpert;
   std::array<CalibrationMap, 3> maps;  // 2, 3, 4 players
   int64_t positions = 0;               // the positions fitted on
   DataSource source;                   // the `penk calibrate` run
@@ -38,10 +43,11 @@ struct CalibrationData {
 absl::StatusOr<CalibrationData> ParseCalibrationData(absl::string_view text, absl::string_view file);
 
 // The data of one recorded `penk calibrate --json` run (default rules; its
-// "fit", "raw".positions, games, seed, players) run on `date`.
-absl::StatusOr<CalibrationData> CalibrationDataOfRun(absl::string_view run_json,
-                                                     absl::string_view file,
-                                                     const std::string& date);
+// "fit" or, for the neural figure, "neural_fit", "raw".positions, games,
+// seed, players) run on `date`.
+absl::StatusOr<CalibrationData> CalibrationDataOfRun(
+    absl::string_view run_json, absl::string_view file, const std::string& date,
+    CalibratedEstimate estimate = CalibratedEstimate::kExpert);
 // The text of a calibration file.
 std::string CalibrationDataJson(const CalibrationData& data);
 

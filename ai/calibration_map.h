@@ -49,6 +49,10 @@ double Logistic(double z);
 // (ai/calibration_data.h); a damaged file ends the program rather than give
 // other figures.
 const std::array<CalibrationMap, 3>& FittedCalibration();
+// The same for the neural player's figure (data/neural_calibration.json,
+// issue 21): the best of several estimates is biased upwards, and this map,
+// fitted on the figures of the actions taken, takes that out.
+const std::array<CalibrationMap, 3>& FittedNeuralCalibration();
 
 // The calibrated win chance of the mover for raw estimate `raw` (clamped to
 // [0, 1]) with `players` (2-4; anything else: `raw` unchanged) and `turns`

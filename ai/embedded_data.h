@@ -12,10 +12,12 @@ namespace penk {
 
 inline constexpr char kLadderFile[] = "data/ladder.json";
 inline constexpr char kCalibrationFile[] = "data/calibration.json";
+inline constexpr char kNeuralCalibrationFile[] = "data/neural_calibration.json";
 
 // The bytes of data/ladder.json and data/calibration.json as built.
 absl::string_view EmbeddedLadderJson();
 absl::string_view EmbeddedCalibrationJson();
+absl::string_view EmbeddedNeuralCalibrationJson();
 // The bytes of data/neural.penknet (ai/neural_default.h reads and checks them).
 absl::string_view EmbeddedNeuralNet();
 

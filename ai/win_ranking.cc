@@ -176,9 +176,13 @@ absl::Status RankForWin(const WinQuery& q, const Dice& roll, int rerolls,
           a.score = player.FailScore(view, r.action.face);
           break;
       }
-      // expert's raw estimate is no probability: shown through its measured
-      // calibration map (ai/calibration_map.h), increasing, so the order holds.
-      if (!net.ok() && !figures.exact) a.win = CalibratedWin(a.win, view.players, view.turns);
+      // Neither figure is a probability as it is (expert's is overconfident;
+      // the net's, the best of several estimates, a little too): each is
+      // shown through its measured map (ai/calibration_map.h), increasing
+      // for a position, so the order holds. The exact figure is shown as it is.
+      if (!figures.exact)
+        a.win = CalibratedWin(a.win, view.players, view.turns,
+                              net.ok() ? FittedNeuralCalibration() : FittedCalibration());
       rule.push_back(a);
     }
   } catch (const TableUnavailable& e) {

@@ -258,6 +258,22 @@ TEST(MeasuredData, PenkDataWritesFilesFromRecordedRuns) {
   EXPECT_EQ(w.exit_code, 2);
   EXPECT_NE(w.err.find(tiny + ": fit["), std::string::npos) << w.err;
   EXPECT_FALSE(std::filesystem::exists(refused));
+
+  // The neural figure's map (issue 21) from the same run: its neural_fit,
+  // marked as the neural figure's; the expert map is not one.
+  const std::string neural_map = d + "/neural_calibration.json";
+  w = RunPenkShell(absl::StrCat("data calibration --estimate neural --out ", neural_map, " ", run));
+  ASSERT_EQ(w.exit_code, 0) << w.err;
+  absl::StatusOr<CalibrationData> n = ParseCalibrationData(ReadFile(neural_map), neural_map);
+  ASSERT_TRUE(n.ok()) << n.status();
+  EXPECT_EQ(n->estimate, CalibratedEstimate::kNeural);
+  EXPECT_EQ(c->estimate, CalibratedEstimate::kExpert);
+  for (int p = 0; p < 3; ++p)
+    for (int i = 0; i < kCalibrationFeatures; ++i)
+      EXPECT_EQ(n->maps[p].w[i], recorded["neural_fit"][p]["w"][i].get<double>()) << p << " " << i;
+  w = RunPenkShell(absl::StrCat("data calibration --estimate other --out ", refused, " ", run));
+  EXPECT_EQ(w.exit_code, 2);
+  EXPECT_NE(w.err.find("--estimate must be expert or neural"), std::string::npos) << w.err;
 }
 
 }  // namespace

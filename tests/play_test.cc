@@ -427,8 +427,10 @@ TEST(playCli, QuestionMarkShowsTheAdvisor) {
   EXPECT_NE(solo.out.find("exp. score"), std::string::npos);
   Result duel = RunPenk("play --players human,expert --seed 3", "?\nstop\n?\nq\n");
   EXPECT_EQ(duel.exit_code, 0) << duel.err;
-  EXPECT_NE(duel.out.find("win: expert's fast estimate of the probability of winning, calibrated"),
-            std::string::npos) << duel.out;  // which estimate the figure is (issue 11)
+  EXPECT_NE(duel.out.find("win: the neural net's chance of winning"), std::string::npos)
+      << duel.out;  // which estimate the figure is (issues 11, 21)
+  EXPECT_NE(duel.out.find("score: expected final score in this game"), std::string::npos);
+  EXPECT_NE(duel.out.find("solitaire"), std::string::npos);  // the solitaire figure, named
   EXPECT_NE(duel.out.find("marking       "), std::string::npos);  // ranked markings too
 }
 
@@ -453,7 +455,7 @@ TEST(playCli, BadPlayersExit2WithOneLine) {
   }
   Result r = RunPenk("play --players human,wizard");
   EXPECT_NE(r.err.find("wizard"), std::string::npos);
-  EXPECT_NE(r.err.find("human, bot, greedy, random, solitaire (= optimal), expert, master"),
+  EXPECT_NE(r.err.find("human, bot, greedy, random, solitaire (= optimal), expert, neural, master"),
             std::string::npos);
   Result option = RunPenk("play --players human,master:trials=0");
   EXPECT_EQ(option.exit_code, 2);

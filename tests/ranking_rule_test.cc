@@ -24,6 +24,7 @@
 #include "solver/advisor.h"
 #include "ai/ai_players.h"
 #include "ai/bot.h"
+#include "ai/calibration_map.h"
 #include "ai/neural_default.h"
 #include "solver/solitaire_dp.h"
 #include "solver/solitaire_state.h"
@@ -250,7 +251,17 @@ Action ByTheRule(ExpertPlayer& expert, const Game& game, RuleCounts& counts, boo
                         ? expert.KeepScore(view, game.dice(), game.rerolls_left(), a.keep)
                     : a.kind == Action::kMark ? expert.MarkScore(view, a.cells)
                                               : expert.FailScore(view, a.face));
-    if (shown) win.back() = ShownWin(win.back()), score.back() = ShownScore(score.back());
+    if (shown) {
+      // As shown: the exact figure as it is, the net's through its map
+      // (ai/calibration_map.h), both to 0.01%.
+      bool over = false;
+      for (int q = 0; q < game.players(); ++q) over = over || game.sheet(q).ClosedColumns() >= 2;
+      if (!WinIsExact(game.players(), game.last_round() || over))
+        win.back() = CalibratedWin(win.back(), game.players(), game.turns(game.current()),
+                                   FittedNeuralCalibration());
+      win.back() = ShownWin(win.back());
+      score.back() = ShownScore(score.back());
+    }
   }
   const double best_win = *std::max_element(win.begin(), win.end());
   std::vector<Action> tied;

@@ -60,8 +60,8 @@ std::string WinFiguresHeader(const nlohmann::ordered_json& answer, const std::st
     out += "win: the exact probability of winning (the last round of a two-player game: the "
            "opponent's last turn solved, or its final score known); score: the final score\n";
   else if (estimate == "neural")
-    out += absl::StrCat("win: the neural net's chance of winning (a tie shared), trained and "
-                        "checked on self-play (docs/AI.md)",
+    out += absl::StrCat("win: the neural net's chance of winning (a tie shared), trained on "
+                        "self-play and calibrated on its outcomes (docs/AI.md)",
                         answer.value("last_round", false)
                             ? "; last round: each later seat's final turn modelled on its own"
                             : "",

@@ -60,6 +60,18 @@ std::string TableJson(const ReliabilityTable& t) {
   return s + "]}";
 }
 
+// Fitted maps as `penk data calibration` reads them: [{"players","w"}...].
+std::string FitJson(const std::array<CalibrationMap, 3>& fit) {
+  std::string s = "[";
+  for (int p = 0; p < 3; ++p) {
+    absl::StrAppendFormat(&s, R"(%s{"players":%d,"w":[)", p ? "," : "", p + 2);
+    for (int i = 0; i < kCalibrationFeatures; ++i)
+      absl::StrAppendFormat(&s, "%s%.6f", i ? "," : "", fit[p].w[i]);
+    s += "]}";
+  }
+  return s + "]";
+}
+
 std::string ScoreTableJson(const ScoreTable& t) {
   std::string s = absl::StrFormat(R"({"positions":%d,"mean_abs_error":%.4f,"buckets":[)",
                                   t.positions, t.mean_abs_error);
@@ -158,20 +170,16 @@ void RunCalibrateCommand(const CalibrateArgs& a) {
     s += "],\"neural\":" + TableJson(r.neural) + ",\"neural_by_players\":{";
     for (int p = 0; p < 3; ++p)
       absl::StrAppendFormat(&s, R"(%s"%d":%s)", p ? "," : "", p + 2, TableJson(r.neural_by_players[p]));
-    s += "},\"neural_score\":" + ScoreTableJson(r.neural_score);
+    s += "},\"neural_raw\":" + TableJson(r.neural_raw);
+    s += ",\"neural_score\":" + ScoreTableJson(r.neural_score);
+    s += ",\"neural_fit\":" + FitJson(r.neural_fit);
     s += ",\"raw\":" + TableJson(r.raw) + ",\"calibrated\":" + TableJson(r.calibrated);
     s += ",\"calibrated_by_players\":{";
     for (int p = 0; p < 3; ++p)
       absl::StrAppendFormat(&s, R"(%s"%d":%s)", p ? "," : "", p + 2,
                             TableJson(r.calibrated_by_players[p]));
-    s += "},\"fit\":[";
-    for (int p = 0; p < 3; ++p) {
-      absl::StrAppendFormat(&s, R"(%s{"players":%d,"w":[)", p ? "," : "", p + 2);
-      for (int i = 0; i < kCalibrationFeatures; ++i)
-        absl::StrAppendFormat(&s, "%s%.6f", i ? "," : "", r.fit[p].w[i]);
-      s += "]}";
-    }
-    std::printf("%s]}\n", s.c_str());
+    s += "},\"fit\":" + FitJson(r.fit);
+    std::printf("%s}\n", s.c_str());
     return;
   }
   std::vector<std::string> names;
@@ -183,7 +191,9 @@ void RunCalibrateCommand(const CalibrateArgs& a) {
   std::printf("position: a decision; predicted: the mover's fast estimate of the action taken; "
               "observed: the mover's win share (k tied winners: 1/k each)\n\n");
   if (r.neural.positions > 0) {
-    PrintTable("neural's win share (what hints show)", r.neural);
+    PrintTable("neural's win share through its map (what hints show)", r.neural);
+    std::printf("\n");
+    PrintTable("neural's win share unmapped (the net's figure)", r.neural_raw);
     for (int p = 0; p < 3; ++p) {
       if (r.neural_by_players[p].positions == 0) continue;
       std::printf("\n");
@@ -202,6 +212,14 @@ void RunCalibrateCommand(const CalibrateArgs& a) {
     PrintTable(absl::StrCat("calibrated, ", p + 2, " players").c_str(), r.calibrated_by_players[p]);
   }
   if (a.fit) {
+    std::printf("\nmaps of the neural figure fitted on these games (`--json` and `penk data "
+                "calibration --estimate neural` make them data/neural_calibration.json):\n");
+    for (int p = 0; p < 3; ++p) {
+      std::printf("    {{{");
+      for (int i = 0; i < kCalibrationFeatures; ++i)
+        std::printf("%s%.6f", i ? ", " : "", r.neural_fit[p].w[i]);
+      std::printf("}}},  // %d players\n", p + 2);
+    }
     std::printf("\nlogistic maps fitted on these games (logit p = w . (1, x, t, x t, max(0, x + 2), "
                 "max(0, x), max(0, x - 2)); x = logit raw, t = min(turns, 20) / 10); "
                 "`--json` and `penk data calibration` make them data/calibration.json:\n");

@@ -38,7 +38,7 @@ namespace penk::cli {
 namespace {
 
 struct DataArgs {
-  std::string out, date, note, keep;
+  std::string out, date, note, keep, estimate = "expert";
   std::vector<std::string> runs;
 };
 
@@ -124,7 +124,11 @@ void RunLadder(const DataArgs& a) {
 
 void RunCalibration(const DataArgs& a) {
   if (a.runs.size() != 1) throw UsageError{"penk data calibration takes one penk calibrate --json record"};
-  CalibrationData d = OrFail(CalibrationDataOfRun(ReadFile(a.runs[0]), a.runs[0], RunDate(a.date)));
+  if (a.estimate != "expert" && a.estimate != "neural")
+    throw UsageError{absl::StrCat("--estimate must be expert or neural; got ", QuotedInput(a.estimate))};
+  CalibrationData d = OrFail(CalibrationDataOfRun(
+      ReadFile(a.runs[0]), a.runs[0], RunDate(a.date),
+      a.estimate == "neural" ? CalibratedEstimate::kNeural : CalibratedEstimate::kExpert));
   d.source.note = a.note;
   const std::string text = CalibrationDataJson(d);
   OrFail(ParseCalibrationData(text, a.out).status());
@@ -155,6 +159,12 @@ void RunCheck() {
   std::printf("%s: ok, maps for 2-4 players fitted on %lld positions\n", kCalibrationFile,
               static_cast<long long>(calibration.positions));
   PrintSource(calibration.source);
+  const CalibrationData neural_calibration =
+      OrFail(ParseCalibrationData(EmbeddedNeuralCalibrationJson(), kNeuralCalibrationFile));
+  FittedNeuralCalibration();  // its estimate checked too
+  std::printf("%s: ok, maps of the neural figure for 2-4 players fitted on %lld positions\n",
+              kNeuralCalibrationFile, static_cast<long long>(neural_calibration.positions));
+  PrintSource(neural_calibration.source);
   // The neural player's net (issue 21): every check of its loader, so that a
   // damaged data/neural.penknet fails the build too.
   const std::shared_ptr<const NeuralNet> net = OrFail(BuiltInNeuralNet());
@@ -176,6 +186,11 @@ void AddWriter(CLI::App* data, const char* name, const char* what, const char* r
   if (run == RunLadder)
     w->add_option("--keep", args->keep,
                   "a ladder file whose entries are kept for the levels no run is given for");
+  if (run == RunCalibration)
+    w->add_option("--estimate", args->estimate,
+                  "the figure mapped: expert (data/calibration.json) or neural "
+                  "(data/neural_calibration.json, the run's neural_fit)")
+        ->default_val("expert");
   w->callback([args, run] { run(*args); });
 }
 

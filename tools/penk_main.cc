@@ -47,6 +47,7 @@ int main(int argc, char** argv) {
   if (!writes_data) {
     penk::StrengthLadder();
     penk::FittedCalibration();
+    penk::FittedNeuralCalibration();
   }
   CLI::App app{"penk: rules engine, optimal solver and AI for the dice game PENK"};
   app.require_subcommand(1);

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Rebuilds data/neural.penknet from nothing (issue 21; docs/AI.md "Training"):
-# self-play data of expert in every seat, then the PyTorch trainer.
+# Rebuilds data/neural.penknet from nothing (issue 21; docs/AI.md "neural"):
+# self-play data of expert in every seat and a first net, then self-play of
+# neural on that net and the committed net, with the PyTorch trainer.
 #   bash tools/train_net.sh [WORK_DIR]        # default /tmp/penk-train
 # Needs build/penk (bash tools/setup.sh) and Debian's python3-torch, seen by
-# /usr/bin/python3 (apt-get install python3-torch). About 15 minutes on 2
-# cores; the data (about 4.5 GB) stay in WORK_DIR. Writes data/neural.penknet,
+# /usr/bin/python3 (apt-get install python3-torch). About 35 minutes on 2
+# cores; the data (about 9 GB) stay in WORK_DIR. Writes data/neural.penknet,
 # data/neural_check.json, data/neural_curve.json and docs/neural_curve.svg:
 # rebuild penk afterwards to build the new net in.
 set -euo pipefail
@@ -17,11 +18,18 @@ penk=build/penk
   { echo "train_net: /usr/bin/python3 cannot import torch: apt-get install python3-torch" >&2; exit 2; }
 
 # Generation 0: 200,000 seeded games of expert, half of them two-player,
-# both penk-lines variants (R4.3), every turn's start a row.
+# both penk-lines variants (R4.3), every turn's start a row; a first net.
 "$penk" neural selfplay --out "$work/gen0.bin" --player expert --games 200000 --seed 1 \
   --threads 2 --players 2,3,4,2 --variants default,penk-lines=columns
+/usr/bin/python3 tools/train_neural.py --data "$work/gen0.bin" --out "$work/gen0.penknet" \
+  --check "$work/gen0_check.json" --curve "$work/gen0_curve.json" --seed 1 --epochs 6 --threads 2
 
-/usr/bin/python3 tools/train_neural.py --data "$work/gen0.bin" --out data/neural.penknet \
+# Generation 1: the same number of games of neural on that net, so that the
+# win chances are those of games between players like the one that shows
+# them (docs/AI.md); the committed net is trained on these alone.
+"$penk" neural selfplay --out "$work/gen1.bin" --player neural --net "$work/gen0.penknet" \
+  --games 200000 --seed 2 --threads 2 --players 2,3,4,2 --variants default,penk-lines=columns
+/usr/bin/python3 tools/train_neural.py --data "$work/gen1.bin" --out data/neural.penknet \
   --check data/neural_check.json --curve data/neural_curve.json --seed 1 --epochs 6 --threads 2
 "$penk" neural curve data/neural_curve.json --svg docs/neural_curve.svg
 "$penk" neural check data/neural.penknet --against data/neural_check.json

@@ -16,7 +16,7 @@ import numpy as np
 p = argparse.ArgumentParser()
 p.add_argument("out")
 p.add_argument("--games", type=int, default=60)
-p.add_argument("--features", type=int, default=226)
+p.add_argument("--features", type=int, default=234)  # kFeatureCount, ai/neural_features.h
 p.add_argument("--layout", type=int, default=1)
 p.add_argument("--seed", type=int, default=1)
 p.add_argument("--rows-zero", action="store_true")
