@@ -244,6 +244,17 @@ void BM_FinalRollMasses(benchmark::State& state) {
 }
 BENCHMARK(BM_FinalRollMasses)->Unit(benchmark::kMicrosecond);
 
+// The decision-time counters of a player's benchmark, in milliseconds.
+void ReportDecisionTimes(benchmark::State& state, std::vector<double>& ms) {
+  if (ms.empty()) return state.SkipWithError("no decision timed");
+  std::sort(ms.begin(), ms.end());
+  auto quantile = [&](double q) { return ms[std::min(ms.size() - 1, static_cast<size_t>(q * ms.size()))]; };
+  state.counters["median_ms"] = quantile(0.5);
+  state.counters["p90_ms"] = quantile(0.9);
+  state.counters["p99_ms"] = quantile(0.99);
+  state.counters["max_ms"] = ms.back();
+}
+
 // Issue 11's budget for `master`: on 2 threads, median decision <= 250 ms
 // and 99th percentile <= 1 s. Plays seeded whole games of master (2 rollout
 // threads) against expert in the other seats and times every decision of
@@ -273,12 +284,7 @@ void BM_MasterDecision(benchmark::State& state) {
       decisions += master.stats().decisions;
     }
   }
-  std::sort(ms.begin(), ms.end());
-  auto quantile = [&](double q) { return ms[std::min(ms.size() - 1, static_cast<size_t>(q * ms.size()))]; };
-  state.counters["median_ms"] = quantile(0.5);
-  state.counters["p90_ms"] = quantile(0.9);
-  state.counters["p99_ms"] = quantile(0.99);
-  state.counters["max_ms"] = ms.back();
+  ReportDecisionTimes(state, ms);
   state.counters["decisions"] = static_cast<double>(decisions);
   state.counters["rolled_out"] = static_cast<double>(rolled) / decisions;
 }
@@ -310,12 +316,7 @@ void BM_NeuralDecision(benchmark::State& state) {
       }
     }
   }
-  std::sort(ms.begin(), ms.end());
-  auto quantile = [&](double q) { return ms[std::min(ms.size() - 1, static_cast<size_t>(q * ms.size()))]; };
-  state.counters["median_ms"] = quantile(0.5);
-  state.counters["p90_ms"] = quantile(0.9);
-  state.counters["p99_ms"] = quantile(0.99);
-  state.counters["max_ms"] = ms.back();
+  ReportDecisionTimes(state, ms);
   state.counters["decisions"] = static_cast<double>(ms.size());
 }
 BENCHMARK(BM_NeuralDecision)->Arg(2)->Arg(3)->Arg(4)->Unit(benchmark::kSecond)->Iterations(1)->UseRealTime();

@@ -12,8 +12,13 @@ positions come first. Prints a Markdown table (docs/AI.md) and a summary.
 """
 import argparse
 import json
+import os
 import subprocess
 import sys
+
+# The engine through the project's own Python client (one copy of it).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'examples', 'python'))
+from penk_client import PenkEngine  # noqa: E402
 
 ISSUE_POSITIONS = [
     # (sheet, opponents, roll, seat, turns, last_round)
@@ -23,33 +28,14 @@ ISSUE_POSITIONS = [
 ]
 
 
-class Engine:
-    def __init__(self, penk):
-        self.proc = subprocess.Popen([penk, 'engine'], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True)
-
-    def call(self, cmd, **fields):
-        self.proc.stdin.write(json.dumps({'cmd': cmd, **fields}) + '\n')
-        self.proc.stdin.flush()
-        reply = json.loads(self.proc.stdout.readline())
-        if 'error' in reply:
-            raise RuntimeError(f'{cmd}: {reply["error"]}')
-        return reply['result']
-
-    def close(self):
-        self.proc.stdin.close()
-        self.proc.wait()
-
-
 def game_positions(penk, count):
     """Marking decisions (rerolls 0) of seeded games of neural, spread over the game."""
-    engine = Engine(penk)
     out = []
     seed = 1
-    try:
+    with PenkEngine(penk) as engine:
         while len(out) < count:
             players = 2 if seed % 3 else 3
-            state = engine.call('new_game', players=['neural'] * players, seed=seed)
+            state = engine.request('new_game', players=['neural'] * players, seed=seed)
             want_turn = 1 + seed % 7  # the mover's turns played at the position
             while state['phase'] != 'over':
                 me = state['players'][state['current']]
@@ -59,10 +45,8 @@ def game_positions(penk, count):
                     out.append((me['sheet'], opponents, state['dice'], state['current'] + 1,
                                 me['turns'], False))
                     break
-                state = engine.call('best_action', game=state['game'], apply=True)['state']
+                state = engine.request('best_action', game=state['game'], apply=True)['state']
             seed += 1
-    finally:
-        engine.close()
     return out
 
 
