@@ -15,6 +15,7 @@
 #include "absl/strings/str_split.h"
 #include "ai/dice_stream.h"
 #include "ai/name_options.h"
+#include "ai/neural_default.h"
 #include "ai/rollout.h"
 #include "engine/quoted_input.h"
 
@@ -102,13 +103,27 @@ absl::StatusOr<MasterParams> ParseMasterName(absl::string_view name) {
   return p;
 }
 
+namespace {
+
+// The base's net: params.base decides, never the presence of `net` (a
+// base=neural master built without one takes the built-in net, which the
+// build checks; base=expert has none).
+std::shared_ptr<const NeuralNet> BaseNet(const MasterParams& params,
+                                         std::shared_ptr<const NeuralNet> net) {
+  if (params.base != MasterBase::kNeural) return nullptr;
+  return net ? net : BuiltInNeuralNet().value();
+}
+
+}  // namespace
+
 MasterPlayer::MasterPlayer(std::shared_ptr<TableCache> tables, const MasterParams& params,
                            std::string name, std::shared_ptr<const NeuralNet> net)
     : tables_(tables),
       params_(params),
       name_(std::move(name)),
-      base_params_(net ? *ParseNeuralName("neural") : ExpertParams{}),
-      net_(std::move(net)),
+      base_params_(params.base == MasterBase::kNeural ? *ParseNeuralName("neural")
+                                                      : ExpertParams{}),
+      net_(BaseNet(params, std::move(net))),
       expert_(tables, base_params_, net_ ? "neural" : "expert", net_) {
   params_.threads = std::clamp(params_.threads, 1, kMaxMasterThreads);
 }

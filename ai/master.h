@@ -71,7 +71,8 @@ struct MasterStats {
 
 class MasterPlayer : public Player {
  public:
-  // `net`: the base's net when params.base is kNeural (MakeBot gives it).
+  // `net`: the base's net when params.base is kNeural (MakeBot gives it;
+  // none: the built-in net); ignored for base=expert.
   MasterPlayer(std::shared_ptr<TableCache> tables, const MasterParams& params = MasterParams{},
                std::string name = "master", std::shared_ptr<const NeuralNet> net = nullptr);
   std::string name() const override { return name_; }

@@ -264,6 +264,14 @@ TEST(MasterBase, BaseIsAFastPlayersName) {
             std::string::npos);
   EXPECT_NE(ParseMasterName("master:base=expert:base=neural").status().message().find("twice"),
             std::string::npos);
+  // The base decides the players: base=neural without a net given takes the
+  // built-in one, and plays as neural where it has nothing to roll out.
+  MasterPlayer direct(Tables(), *ParseMasterName("master:base=neural:cands=1:solitaire=0"));
+  ExpertPlayer neural(Tables(), *ParseNeuralName("neural"), "neural", Net());
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    Game g = *Game::Create(2, Rules{}, seed);
+    EXPECT_EQ(direct.Decide(g), neural.Decide(g)) << seed;
+  }
   absl::StatusOr<std::unique_ptr<Player>> bot =
       MakeBot("master:base=neural:trials=4:threads=1", Rules{}, 0, Tables());
   ASSERT_TRUE(bot.ok()) << bot.status();
