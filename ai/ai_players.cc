@@ -257,12 +257,12 @@ NeuralOutput ExpertPlayer::NetLeaf(const Sheet& me, ColumnCodes next, const Line
 
 double ExpertPlayer::LeafScore(uint32_t cells, int face) {
   const uint32_t key = cells ? cells : kFailKey | static_cast<uint32_t>(face);
-  auto it = leaf_score_.find(key);
-  if (it == leaf_score_.end()) {
+  auto it = leaf_figures_.find(key);
+  if (it == leaf_figures_.end()) {
     Leaf(cells, face);
-    it = leaf_score_.find(key);
+    it = leaf_figures_.find(key);
   }
-  return it->second;
+  return it->second.score;
 }
 
 void ExpertPlayer::SolveScores() {
@@ -349,6 +349,12 @@ double ExpertPlayer::FinalShare(int my_score, const LinesEffect& effect) {
 }
 
 double ExpertPlayer::Leaf(uint32_t cells, int face) {
+  // With a net, each leaf of the solved turn is evaluated once: the hint's
+  // ranking and expected scores read it again (FinalRollValues asks each
+  // marking once).
+  const uint32_t key = cells ? cells : kFailKey | static_cast<uint32_t>(face);
+  if (net_)
+    if (auto it = leaf_figures_.find(key); it != leaf_figures_.end()) return it->second.win;
   Sheet me = key_.sheets[key_.me];
   uint32_t rows = 0, columns = 0;
   ColumnCodes next = my_codes_;
@@ -364,17 +370,18 @@ double ExpertPlayer::Leaf(uint32_t cells, int face) {
   const LinesEffect& effect = Effect(rows, columns);
   // Do we play again? Not in the last round, nor when this turn starts it.
   const bool starts_last = me.ClosedColumns() >= 2 || effect.ends;
-  const uint32_t key = cells ? cells : kFailKey | static_cast<uint32_t>(face);
   if ((key_.last_round && params_.exact_final) || (!key_.last_round && starts_last && params_.race)) {
-    if (net_) leaf_score_[key] = score;  // we play no more: our final score (R5.2)
-    return FinalShare(score, effect) + kFinalScoreTieBreak * score +
-           kCircledTieBreak * std::popcount(me.circled);
+    const double win = FinalShare(score, effect) + kFinalScoreTieBreak * score +
+                       kCircledTieBreak * std::popcount(me.circled);
+    if (net_) leaf_figures_[key] = {win, static_cast<double>(score)};  // our final score (R5.2)
+    return win;
   }
   if (net_ && key_.players > 1) {
     const NeuralOutput out = NetLeaf(me, next, effect);
     const int mine = SlotOf(key_.me, next_mover_, key_.players);
-    leaf_score_[key] = out.score[mine];
-    return out.win[mine] + kCircledTieBreak * std::popcount(me.circled);
+    const double win = out.win[mine] + kCircledTieBreak * std::popcount(me.circled);
+    leaf_figures_[key] = {win, out.score[mine]};
+    return win;
   }
   double worth = score;
   if (params_.lambda != 0 && me.ClosedColumns() < 2) {
@@ -413,7 +420,7 @@ void ExpertPlayer::Prepare(const ExpertView& key) {
   my_codes_ = CodesInPlace(mine);
   scale_ = params_.sigma * std::sqrt(std::max(1.0, params_.horizon - key_.turns));
   for (LinesEffect& e : effects_) e.known = false;
-  leaf_score_.clear();
+  leaf_figures_.clear();
   scores_solved_ = false;
   if (net_ && key_.players > 1) PrepareNet();
   for (int q = 0; q < key_.players; ++q)

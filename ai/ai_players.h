@@ -221,10 +221,14 @@ class ExpertPlayer : public Player {
   int next_mover_ = 0;              // the seat after ours: the net's mover at our leaves
   NeuralFeatures base_{};           // the inputs before our marking, seen by next_mover_
   NeuralNet::Accumulator base_acc_, leaf_acc_;
-  // Our final score expected at each leaf of the solved turn (cells, or
-  // kFailKey | face), filled by Leaf; and the turn's scores under its policy.
+  // With a net: our win share and expected final score at each leaf of the
+  // solved turn (cells, or kFailKey | face), filled by Leaf; and the turn's
+  // scores under its policy.
   static constexpr uint32_t kFailKey = 1u << 31;
-  std::unordered_map<uint32_t, double> leaf_score_;
+  struct LeafFigures {
+    double win = 0, score = 0;
+  };
+  std::unordered_map<uint32_t, LeafFigures> leaf_figures_;
   std::unique_ptr<TurnValues> score_turn_;
   bool scores_solved_ = false;
 };

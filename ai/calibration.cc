@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cmath>
 #include <mutex>
+#include <tuple>
 
 #include "absl/strings/str_cat.h"
 #include "ai/ai_players.h"
@@ -30,6 +31,26 @@ uint64_t GameKey(uint64_t seed, int64_t game) {
 // over games of S_g^2, S_g n_g and n_g^2.
 double ClusteredHalfWidth(double s2, double sn, double n2, double m, double n) {
   return 1.959964 * std::sqrt(std::max(0.0, s2 - 2 * m * sn + m * m * n2) / (n * n));
+}
+
+// Adds one game's positions, (bucket, prediction, outcome) each, to `sums`.
+template <size_t N, class Positions, class Of>
+void AddClusteredGame(std::array<ClusteredSums, N>& sums, const Positions& positions, Of of) {
+  std::array<double, N> s{}, n{};
+  for (const auto& x : positions) {
+    const auto [b, predicted, outcome] = of(x);
+    ClusteredSums& sum = sums[b];
+    ++sum.n;
+    sum.p += predicted;
+    sum.y += outcome;
+    s[b] += outcome;
+    n[b] += 1;
+  }
+  for (size_t b = 0; b < N; ++b) {
+    sums[b].s2 += s[b] * s[b];
+    sums[b].sn += s[b] * n[b];
+    sums[b].n2 += n[b] * n[b];
+  }
 }
 
 // One position of a game before its outcome is known.
@@ -137,26 +158,16 @@ int CalibrationBucket(double p) {
 
 void ReliabilityAccumulator::AddGame(const std::vector<CalibrationSample>& positions) {
   ++games_;
-  std::array<double, kCalibrationBuckets> s{}, n{};
+  AddClusteredGame(sums_, positions, [](const CalibrationSample& x) {
+    return std::tuple(CalibrationBucket(x.predicted), x.predicted, x.outcome);
+  });
   for (const CalibrationSample& x : positions) {
-    const int b = CalibrationBucket(x.predicted);
-    Sums& sum = sums_[b];
-    ++sum.n;
-    sum.p += x.predicted;
-    sum.y += x.outcome;
-    s[b] += x.outcome;
-    n[b] += 1;
     ++positions_;
     brier_ += (x.predicted - x.outcome) * (x.predicted - x.outcome);
     const double p = std::clamp(x.predicted, 1e-6, 1 - 1e-6);
     log_loss_ -= x.outcome * std::log(p) + (1 - x.outcome) * std::log(1 - p);
     y_ += x.outcome;
     y2_ += x.outcome * x.outcome;
-  }
-  for (int b = 0; b < kCalibrationBuckets; ++b) {
-    sums_[b].s2 += s[b] * s[b];
-    sums_[b].sn += s[b] * n[b];
-    sums_[b].n2 += n[b] * n[b];
   }
 }
 
@@ -171,7 +182,7 @@ ReliabilityTable ReliabilityAccumulator::Table() const {
     t.brier_base = y2_ / N - mean * mean;  // mean (y - mean)^2
   }
   for (int b = 0; b < kCalibrationBuckets; ++b) {
-    const Sums& s = sums_[b];
+    const ClusteredSums& s = sums_[b];
     BucketStats& out = t.buckets[b];
     out.positions = s.n;
     if (s.n == 0) continue;
@@ -189,22 +200,13 @@ ReliabilityTable ReliabilityAccumulator::Table() const {
 }
 
 void ScoreAccumulator::AddGame(const std::vector<std::pair<double, double>>& positions) {
-  std::array<double, kScoreBuckets> s{}, n{};
+  AddClusteredGame(sums_, positions, [](const std::pair<double, double>& x) {
+    return std::tuple(std::clamp(static_cast<int>(x.first / 10), 0, kScoreBuckets - 1), x.first,
+                      x.second);
+  });
   for (const auto& [predicted, final_score] : positions) {
-    const int b = std::clamp(static_cast<int>(predicted / 10), 0, kScoreBuckets - 1);
-    Sums& sum = sums_[b];
-    ++sum.n;
-    sum.p += predicted;
-    sum.y += final_score;
-    s[b] += final_score;
-    n[b] += 1;
     ++positions_;
     abs_error_ += std::fabs(predicted - final_score);
-  }
-  for (int b = 0; b < kScoreBuckets; ++b) {
-    sums_[b].s2 += s[b] * s[b];
-    sums_[b].sn += s[b] * n[b];
-    sums_[b].n2 += n[b] * n[b];
   }
 }
 
@@ -213,7 +215,7 @@ ScoreTable ScoreAccumulator::Table() const {
   t.positions = positions_;
   if (positions_ > 0) t.mean_abs_error = abs_error_ / static_cast<double>(positions_);
   for (int b = 0; b < kScoreBuckets; ++b) {
-    const Sums& s = sums_[b];
+    const ClusteredSums& s = sums_[b];
     ScoreBucket& out = t.buckets[b];
     out.positions = s.n;
     if (s.n == 0) continue;

@@ -69,6 +69,14 @@ struct ReliabilityTable {
   double max_gap = 0;        // max |observed - predicted| over buckets with positions
 };
 
+// One bucket's running sums, for a mean clustered by game: n positions, their
+// predictions p and outcomes y; per game g, S_g (outcome sum) and n_g, whose
+// sum S_g^2, sum S_g n_g and sum n_g^2 the clustered variance needs.
+struct ClusteredSums {
+  int64_t n = 0;
+  double p = 0, y = 0, s2 = 0, sn = 0, n2 = 0;
+};
+
 // Accumulates games of positions into a reliability table: sums only, so
 // memory does not grow with the games. Games must be added in a fixed order
 // for a reproducible result.
@@ -78,15 +86,8 @@ class ReliabilityAccumulator {
   ReliabilityTable Table() const;
 
  private:
-  struct Sums {
-    int64_t n = 0;
-    double p = 0, y = 0;
-    // Per game g: S_g (outcome sum), n_g; the clustered variance needs
-    // sum S_g^2, sum S_g n_g, sum n_g^2.
-    double s2 = 0, sn = 0, n2 = 0;
-  };
   int64_t games_ = 0, positions_ = 0;
-  std::array<Sums, kCalibrationBuckets> sums_{};
+  std::array<ClusteredSums, kCalibrationBuckets> sums_{};
   double brier_ = 0, y_ = 0, y2_ = 0, log_loss_ = 0;
 };
 
@@ -111,11 +112,7 @@ class ScoreAccumulator {
   ScoreTable Table() const;
 
  private:
-  struct Sums {
-    int64_t n = 0;
-    double p = 0, y = 0, s2 = 0, sn = 0, n2 = 0;
-  };
-  std::array<Sums, kScoreBuckets> sums_{};
+  std::array<ClusteredSums, kScoreBuckets> sums_{};
   int64_t positions_ = 0;
   double abs_error_ = 0;
 };

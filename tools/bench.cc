@@ -255,6 +255,25 @@ void ReportDecisionTimes(benchmark::State& state, std::vector<double>& ms) {
   state.counters["max_ms"] = ms.back();
 }
 
+// One seeded game of `player` in seat seed mod players against expert in
+// the others; each of its decisions' milliseconds appended to `ms`.
+void TimeOneSeatsDecisions(benchmark::State& state, const std::shared_ptr<TableCache>& tables,
+                           int players, uint64_t seed, Player& player, std::vector<double>& ms) {
+  Game game = *Game::Create(players, Rules{}, seed);
+  const int seat = static_cast<int>(seed % players);
+  ExpertPlayer expert(tables);
+  while (!game.over()) {
+    if (game.current() != seat) {
+      if (!game.Apply(expert.Decide(game)).ok()) state.SkipWithError("expert: illegal");
+      continue;
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    const Action a = player.Decide(game);
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    if (!game.Apply(a).ok()) state.SkipWithError("illegal decision");
+  }
+}
+
 // Issue 11's budget for `master`: on 2 threads, median decision <= 250 ms
 // and 99th percentile <= 1 s. Plays seeded whole games of master (2 rollout
 // threads) against expert in the other seats and times every decision of
@@ -266,20 +285,8 @@ void BM_MasterDecision(benchmark::State& state) {
   int64_t rolled = 0, decisions = 0;
   for (auto _ : state) {
     for (uint64_t seed = 1; seed <= 12; ++seed) {
-      Game game = *Game::Create(players, Rules{}, seed);
-      const int seat = static_cast<int>(seed % players);
       MasterPlayer master(tables, MasterParams{.threads = 2});
-      ExpertPlayer expert(tables);
-      while (!game.over()) {
-        if (game.current() != seat) {
-          if (!game.Apply(expert.Decide(game)).ok()) state.SkipWithError("expert: illegal");
-          continue;
-        }
-        const auto t0 = std::chrono::steady_clock::now();
-        const Action a = master.Decide(game);
-        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-        if (!game.Apply(a).ok()) state.SkipWithError("master: illegal");
-      }
+      TimeOneSeatsDecisions(state, tables, players, seed, master, ms);
       rolled += master.stats().rolled;
       decisions += master.stats().decisions;
     }
@@ -300,20 +307,8 @@ void BM_NeuralDecision(benchmark::State& state) {
   std::vector<double> ms;
   for (auto _ : state) {
     for (uint64_t seed = 1; seed <= 40; ++seed) {
-      Game game = *Game::Create(players, Rules{}, seed);
-      const int seat = static_cast<int>(seed % players);
       std::unique_ptr<Player> neural = *MakeBot("neural", Rules{}, 0, tables);
-      ExpertPlayer expert(tables);
-      while (!game.over()) {
-        if (game.current() != seat) {
-          if (!game.Apply(expert.Decide(game)).ok()) state.SkipWithError("expert: illegal");
-          continue;
-        }
-        const auto t0 = std::chrono::steady_clock::now();
-        const Action a = neural->Decide(game);
-        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-        if (!game.Apply(a).ok()) state.SkipWithError("neural: illegal");
-      }
+      TimeOneSeatsDecisions(state, tables, players, seed, *neural, ms);
     }
   }
   ReportDecisionTimes(state, ms);
