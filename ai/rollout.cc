@@ -157,7 +157,18 @@ absl::StatusOr<RolloutResult> Rollout(const Game& position, const std::vector<Ac
   std::vector<TrialOutcome> round(static_cast<size_t>(c) * kRound);
   bool timed_out = false, table_error = false;
   std::string error;
-  for (int64_t t0_trial = 0; t0_trial < o.trials && !timed_out; t0_trial += kRound) {
+  bool cancelled = false;
+  // Progress in trials: a dropped candidate's trials count as done.
+  auto report = [&] {
+    if (!o.progress) return;
+    int64_t done = 0;
+    for (int i = 0; i < c; ++i) done += alive[i] ? run[i].n : o.trials;
+    o.progress->Update(done, static_cast<int64_t>(c) * o.trials);
+  };
+  if (o.progress)
+    o.progress->Set(absl::StrCat("rollouts of ", c, " candidates by ", o.policy), 0,
+                    static_cast<int64_t>(c) * o.trials);
+  for (int64_t t0_trial = 0; t0_trial < o.trials && !timed_out && !cancelled; t0_trial += kRound) {
     const int64_t count = std::min(kRound, o.trials - t0_trial);
     std::vector<int> live;
     for (int i = 0; i < c; ++i)
@@ -191,9 +202,9 @@ absl::StatusOr<RolloutResult> Rollout(const Game& position, const std::vector<Ac
     if (!error.empty())
       return table_error ? absl::UnavailableError(error)
                          : absl::InternalError(absl::StrCat("rollout: ", error));
-    if (IsCancelled(o.cancel))
-      return absl::CancelledError("cancelled: the client has gone or the server is stopping");
-    timed_out = stop.load();
+    // Stopped from outside: what was played is kept, as for the time bound.
+    cancelled = IsCancelled(o.cancel);
+    timed_out = stop.load() && !cancelled;
     for (int i : live)
       for (int64_t t = 0; t < count; ++t) {
         const TrialOutcome& a = round[static_cast<size_t>(i) * kRound + t];
@@ -214,7 +225,10 @@ absl::StatusOr<RolloutResult> Rollout(const Game& position, const std::vector<Ac
           p.units2 += d * d;
         }
       }
-    if (!o.drop) continue;
+    if (!o.drop) {
+      report();
+      continue;
+    }
     int leader = live.front();
     for (int i : live)
       if (run[i].units * run[leader].n > run[leader].units * run[i].n) leader = i;
@@ -225,10 +239,12 @@ absl::StatusOr<RolloutResult> Rollout(const Game& position, const std::vector<Ac
       const double var = std::max(0.0, (p.units2 - p.n * mean * mean) / (p.n - 1));
       if (mean + kDropZ * std::sqrt(var / p.n) < 0) alive[i] = false;
     }
+    report();
   }
 
   RolloutResult result;
   result.timed_out = timed_out;
+  result.cancelled = cancelled;
   for (int i = 0; i < c; ++i) {
     RolloutCandidate r;
     r.action = candidates[i];

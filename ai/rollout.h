@@ -35,6 +35,7 @@
 #include "engine/dice.h"
 #include "engine/game.h"
 #include "solver/table_cache.h"
+#include "solver/work_progress.h"
 
 namespace penk {
 
@@ -51,8 +52,11 @@ struct RolloutOptions {
   bool drop = true;              // drop candidates clearly behind
   std::shared_ptr<TableCache> tables;
   // Once set, the rollout stops within one trial per thread and returns
-  // absl::CancelledError (nothing of it is reported: nobody waits for it).
+  // what it has played (RolloutResult::cancelled).
   CancelFlag cancel;
+  // If set, told the trials played (dropped candidates' count as played) of
+  // all: candidates x trials.
+  WorkProgress* progress = nullptr;
 };
 
 struct RolloutCandidate {
@@ -69,6 +73,7 @@ struct RolloutResult {
   // Best first: by win share, then mean margin, then the order given.
   std::vector<RolloutCandidate> candidates;
   bool timed_out = false;  // the time bound stopped it before every trial
+  bool cancelled = false;  // the cancel flag stopped it (the trials played are kept)
 };
 
 // Plays out each candidate (each legal now in `position`) from `position`.

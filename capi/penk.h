@@ -69,8 +69,13 @@ extern "C" {
  * 7 (issue 21): the levels gain "neural" (six levels); hint JSON with
  * opponents gives the neural player's "win", the expected final "score" in
  * this game, "tied" and "estimate" (what "win" is); every call is
- * unchanged. */
-#define PENK_API_VERSION 7
+ * unchanged.
+ * 8 (issue 22): requests in flight, protocol 3 (penk_context_set_callback,
+ * penk_submit, penk_cancel, penk_drain), PENK_E_TIME_OUT (13), the commands
+ * prepare and cancel, "time_ms" and "progress_ms" on every request;
+ * penk_hint_multi with penk_ranked_win (the win chance without JSON);
+ * every call of version 7 is unchanged. */
+#define PENK_API_VERSION 8
 
 /* Status codes; the same numbers as the protocol's error codes. */
 typedef enum penk_status {
@@ -86,7 +91,8 @@ typedef enum penk_status {
   PENK_E_LIMIT = 9,           /* protocol only */
   PENK_E_INTERNAL = 10,       /* a bug or out of memory; handles stay usable */
   PENK_E_BUFFER_TOO_SMALL = 11,
-  PENK_E_CANCELLED = 12       /* protocol only: a server cancelled the request */
+  PENK_E_CANCELLED = 12,      /* protocol only: the request was cancelled */
+  PENK_E_TIME_OUT = 13        /* protocol only: its time_ms ran out */
 } penk_status;
 
 /* Game phases (penk_game_phase). */
@@ -115,6 +121,16 @@ typedef struct penk_ranked_moments {
   double mean;
   double sd;
 } penk_ranked_moments;
+
+/* An action ranked with opponents (API version 8, penk_hint_multi): the
+ * figures of penk_hint_multi_json's "actions", as numbers. */
+typedef struct penk_ranked_win {
+  char action[PENK_ACTION_SIZE];
+  double win;    /* chance of winning, 0..1 (a tie shared, R6.4) */
+  double score;  /* expected final score in this game; NaN when not known */
+  double value;  /* exact solitaire value: the expected final score alone */
+  int tied;      /* 1: the same win and score as the action before it */
+} penk_ranked_win;
 
 /* --- Library information (static strings, never freed). --- */
 const char* penk_version(void);          /* the project version, e.g. "0.1.0" */
@@ -191,6 +207,15 @@ int penk_hint_multi_json(penk_context* ctx, const char* sheet, const char* roll,
                          int last_round, int seat, int turns, char* buf, size_t size,
                          size_t* needed);
 
+/* The same ranking as numbers (API version 8): min(capacity, total)
+ * actions best first into `actions`, *count (required) the total;
+ * *estimate (optional, a buffer of at least 16 bytes) receives what "win"
+ * is: "exact", "neural" or "expert". `opponents` must not be empty. */
+int penk_hint_multi(penk_context* ctx, const char* sheet, const char* roll, int rerolls,
+                    const char* rules, const char* table, const char* opponents,
+                    int last_round, int seat, int turns, penk_ranked_win* actions,
+                    size_t capacity, size_t* count, char* estimate);
+
 /* --- Games. --- */
 /* players: comma-separated seats, each "human" or an AI level, e.g.
  * "human,greedy" (1 to 4). rules: NULL or e.g. "line-min=3,penk-lines=all".
@@ -262,6 +287,31 @@ int penk_game_score(const penk_game* game, int player);
  * buffer makes one game, an undo takes back one step); any other request
  * drops the kept reply. */
 int penk_request(penk_context* ctx, const char* request, char* buf, size_t size, size_t* needed);
+
+/* --- Requests in flight (protocol 3, API version 8; docs/PROTOCOL.md). --- */
+/* Receives every line of the context's requests in flight: `line` is a
+ * request's reply (`is_reply` 1: exactly one per penk_submit) or a progress
+ * message (0), valid during the call only. It is called from the library's
+ * threads, one call at a time, and must not call the library on this
+ * context (queue the line and return). */
+typedef void (*penk_line_fn)(const char* line, int is_reply, void* user);
+/* Sets the callback of penk_submit (before the first; setting it again
+ * first waits until every request in flight has answered). */
+int penk_context_set_callback(penk_context* ctx, penk_line_fn fn, void* user);
+/* Sends one request of protocol 3 and returns at once (PENK_OK: it was
+ * taken; its reply comes through the callback). Every request carries an
+ * "id"; requests naming one game run in the order sent, the others side by
+ * side (at most 16 in flight); "progress_ms" asks for progress lines,
+ * "time_ms" bounds the whole request. penk_request on the same context
+ * waits its turn on a game like any other request. PENK_E_BAD_ARGUMENT
+ * without a callback. */
+int penk_submit(penk_context* ctx, const char* request);
+/* Stops the request in flight whose "id" is `id_json` (its JSON text: 7 or
+ * "\"a\""): it then answers `cancelled` through the callback.
+ * *running (optional): 1 if it was in flight, 0 if not (not an error). */
+int penk_cancel(penk_context* ctx, const char* id_json, int* running);
+/* Waits until every submitted request has answered and its work ended. */
+int penk_drain(penk_context* ctx);
 
 #ifdef __cplusplus
 }

@@ -6,6 +6,8 @@
 
 #include <dlfcn.h>
 
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -34,6 +36,9 @@ using penk::protocol::Session;
 
 struct penk_context {
   std::shared_ptr<Session> session;
+  // Requests in flight (penk_submit); after `session`, so destroyed first
+  // (its destructor cancels and waits for them).
+  std::unique_ptr<penk::protocol::Dispatcher> dispatcher;
   // The last penk_request whose reply did not fit the caller's buffer, and
   // that reply: the documented retry (the same request with a larger
   // buffer) gets it without running the request again, which would make a
@@ -207,7 +212,7 @@ const char* penk_level_name(int index) {
 }
 const char* penk_status_name(int status) {
   if (status == PENK_OK) return "ok";
-  if (status < 1 || status > PENK_E_CANCELLED) return "unknown_status";
+  if (status < 1 || status > PENK_E_TIME_OUT) return "unknown_status";
   return penk::protocol::ErrorCodeName(static_cast<ErrorCode>(status));
 }
 const char* penk_last_error(void) { return last_error.c_str(); }
@@ -462,6 +467,8 @@ int penk_request(penk_context* ctx, const char* request, char* buf, size_t size,
     std::string reply;
     if (!ctx->unsent_request.empty() && ctx->unsent_request == request) {
       reply = std::move(ctx->unsent_reply);
+    } else if (ctx->dispatcher) {  // requests in flight: this one takes its turn on its game
+      reply = ctx->dispatcher->Call(request);
     } else {
       reply = penk::protocol::HandleLine(*ctx->session, request);
     }
@@ -472,6 +479,90 @@ int penk_request(penk_context* ctx, const char* request, char* buf, size_t size,
       ctx->unsent_reply = reply;
     }
     CopyOut(reply, buf, size, needed);
+  });
+}
+
+int penk_context_set_callback(penk_context* ctx, penk_line_fn fn, void* user) {
+  return Guard([&] {
+    RequireContext(ctx);
+    Require(reinterpret_cast<const void*>(fn), "fn");
+    ctx->dispatcher.reset();  // the old one answers what it has first
+    ctx->dispatcher = std::make_unique<penk::protocol::Dispatcher>(
+        *ctx->session, [fn, user](const std::string& line, bool reply) {
+          fn(line.c_str(), reply ? 1 : 0, user);
+        });
+  });
+}
+
+int penk_submit(penk_context* ctx, const char* request) {
+  return Guard([&] {
+    RequireContext(ctx);
+    Require(request, "request");
+    if (!ctx->dispatcher)
+      Fail(ErrorCode::kBadField, "no callback: call penk_context_set_callback first");
+    // penk_submit speaks protocol 3 (ids, replies in completion order).
+    ctx->session->set_protocol(penk::protocol::kLatestProtocol);
+    ctx->dispatcher->Submit(request);
+  });
+}
+
+int penk_cancel(penk_context* ctx, const char* id_json, int* running) {
+  return Guard([&] {
+    RequireContext(ctx);
+    Require(id_json, "id_json");
+    if (running) *running = 0;
+    absl::StatusOr<nlohmann::ordered_json> id = penk::protocol::ParseBoundedJson(id_json);
+    if (!id.ok()) Fail(ErrorCode::kBadField, absl::StrCat("id_json is not JSON: ", id.status().message()));
+    const std::string request = nlohmann::ordered_json({{"cmd", "cancel"}, {"target", *id}}).dump();
+    const std::string reply =
+        ctx->dispatcher ? ctx->dispatcher->Call(request) : penk::protocol::HandleLine(*ctx->session, request);
+    nlohmann::ordered_json r = nlohmann::ordered_json::parse(reply);
+    if (r.contains("error"))
+      Fail(ErrorCode::kBadField, r["error"]["message"].get<std::string>());
+    if (running) *running = r["result"]["running"].get<bool>() ? 1 : 0;
+  });
+}
+
+int penk_drain(penk_context* ctx) {
+  return Guard([&] {
+    RequireContext(ctx);
+    if (ctx->dispatcher) ctx->dispatcher->Drain();
+  });
+}
+
+int penk_hint_multi(penk_context* ctx, const char* sheet, const char* roll, int rerolls,
+                    const char* rules, const char* table, const char* opponents,
+                    int last_round, int seat, int turns, penk_ranked_win* actions,
+                    size_t capacity, size_t* count, char* estimate) {
+  return Guard([&] {
+    RequireContext(ctx);
+    Require(roll, "roll");
+    Require(count, "count");
+    if (!actions && capacity > 0) Fail(ErrorCode::kBadField, "actions must not be NULL when capacity > 0");
+    if (!opponents || !*opponents)
+      Fail(ErrorCode::kBadField, "opponents must not be empty (penk_hint ranks a sheet alone)");
+    const penk::Sheet s = penk::protocol::SheetOrThrow(Opt(sheet, penk::kEmptySheetText));
+    const penk::Dice d = penk::protocol::RollOrThrow(roll);
+    const penk::Rules r = penk::protocol::RulesOrThrow(Opt(rules));
+    std::vector<penk::Sheet> others;
+    for (absl::string_view o : absl::StrSplit(opponents, ','))
+      others.push_back(penk::protocol::SheetOrThrow(o));
+    if (others.size() > 3) Fail(ErrorCode::kBadField, "at most 3 opponents (R1.4)");
+    if (seat < 1 || seat > static_cast<int>(others.size()) + 1)
+      Fail(ErrorCode::kBadField, absl::StrCat("seat must be 1..", others.size() + 1));
+    std::vector<penk::RankedAction> ranked =
+        ctx->session->Hint(s, d, rerolls, r, Opt(table), penk::FinishedSheet::kLastTurns);
+    const penk::WinFigures win = ctx->session->RankForWinOrFail(s, d, rerolls, r, others,
+                                                                last_round != 0, seat, turns, ranked);
+    *count = ranked.size();
+    for (size_t i = 0; i < ranked.size() && i < capacity; ++i) {
+      CopyActionText(ranked[i].action, actions[i].action);
+      actions[i].win = i < win.win.size() ? win.win[i] : std::nan("");
+      actions[i].score = i < win.score.size() ? win.score[i] : std::nan("");
+      actions[i].value = ranked[i].value;
+      actions[i].tied = i < win.tied.size() && win.tied[i] ? 1 : 0;
+    }
+    if (estimate) std::snprintf(estimate, 16, "%s", win.estimate.c_str());
   });
 }
 

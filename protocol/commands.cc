@@ -5,6 +5,7 @@
 #include "protocol/protocol.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <exception>
@@ -20,6 +21,7 @@
 #include "ai/rollout.h"
 #include "ai/win_ranking.h"
 #include "engine/position_check.h"
+#include "tables/table_store.h"
 #include "protocol/hint.h"
 #include "protocol/json_text.h"
 #include "protocol/request.h"
@@ -32,6 +34,16 @@ constexpr size_t kMaxLine = 1 << 20;  // longer request lines are refused
 constexpr int64_t kMaxId = int64_t{1} << 53;  // integers a JSON double holds exactly
 
 using Handler = json (*)(Session&, const Request&);
+
+// A request's "id": a string or an integer a JSON double holds exactly, so
+// that every client gets back exactly what it sent.
+bool ValidId(const json& id) {
+  if (id.is_string()) return id.get<std::string>().find('\0') == std::string::npos;
+  if (id.is_number_unsigned()) return id.get<uint64_t>() <= static_cast<uint64_t>(kMaxId);
+  if (id.is_number_integer()) return std::llabs(id.get<int64_t>()) <= kMaxId;
+  return false;
+}
+
 
 json CmdHello(Session& s, const Request&);
 
@@ -77,7 +89,7 @@ json CmdBestAction(Session& s, const Request& r) {
   const int id = GameId(r);
   GameSession& g = s.FindGame(id);
   const bool apply = r.Bool("apply", false);
-  json out = BestActionJson(s, g, r.String("level", ""), apply);
+  json out = BestActionJson(s, g, r.String("level", ""), apply, r.work().cancel);
   if (apply) out["state"] = StateOf(s, id);
   return out;
 }
@@ -88,20 +100,28 @@ json CmdCloseGame(Session& s, const Request& r) {
   return {{"closed", id}};
 }
 
+// "time_ms" of any request (docs/PROTOCOL.md): 1..kMaxRequestTimeMs, or
+// none. The dispatcher reads it too, for the request's deadline.
+std::optional<int64_t> TimeMsOf(const Request& r) {
+  if (!r.Has("time_ms")) return std::nullopt;
+  return r.Int("time_ms", 1, kMaxRequestTimeMs, std::nullopt);
+}
+
 // hint's "rollouts" (trials per candidate), "candidates" (the best K by the
-// fast estimate, 0: all) and "time_ms" (the bound of the whole analysis).
+// fast estimate, 0: all); "time_ms" bounds the whole request, rollouts
+// included (kDefaultRolloutTimeMs when not given).
 RolloutQuestion RolloutFieldsOf(const Request& r) {
   RolloutQuestion f;
+  const std::optional<int64_t> time_ms = TimeMsOf(r);
   if (!r.Has("rollouts")) {
-    for (const char* field : {"candidates", "time_ms"})
-      if (r.Has(field))
-        Fail(ErrorCode::kBadField,
-             absl::StrCat("field \"", field, "\" sets up rollouts: give \"rollouts\" too"));
+    if (r.Has("candidates"))
+      Fail(ErrorCode::kBadField, "field \"candidates\" sets up rollouts: give \"rollouts\" too");
     return f;
   }
   f.trials = r.Int("rollouts", 1, kMaxRollouts, std::nullopt);
   f.candidates = r.Int("candidates", 0, 1000, 0);
-  f.time_ms = r.Int("time_ms", 1, kMaxRolloutTimeMs, kDefaultRolloutTimeMs);
+  f.time_ms = time_ms.value_or(kDefaultRolloutTimeMs);
+  f.work = r.work();
   return f;
 }
 
@@ -170,6 +190,72 @@ json CmdValue(Session& s, const Request& r) {
   return out;
 }
 
+// "blocked" of prepare: one set of blocked rows as row digits ("" or "-":
+// none), "all" (every set a game under `rules` reaches, R4.2), or a list.
+std::vector<uint32_t> BlockedSetsOf(const Request& r, const Rules& rules) {
+  std::vector<std::string> texts = r.StringList("blocked", false);
+  if (!r.Has("blocked")) texts = {""};
+  if (texts.size() > 64) Fail(ErrorCode::kBadField, "field \"blocked\" lists at most 64 sets");
+  std::vector<uint32_t> sets;
+  for (const std::string& text : texts) {
+    if (text == "all") {
+      for (uint32_t b : BlockedRowSets(rules))
+        if (std::find(sets.begin(), sets.end(), b) == sets.end()) sets.push_back(b);
+      continue;
+    }
+    uint32_t rows = 0;
+    for (char c : text) {
+      if (text == "-") break;
+      if (c < '1' || c > '5' || (rows >> (c - '1') & 1))
+        Fail(ErrorCode::kBadField,
+             absl::StrCat("field \"blocked\" takes sets of distinct row digits 1-5 (e.g. \"13\"), "
+                          "\"\" for none, or \"all\"; got \"", text.substr(0, 40), "\""));
+      rows |= 1u << (c - '1');
+    }
+    if (rows != 0 && !rules.penk_rows)
+      Fail(ErrorCode::kBadField, absl::StrCat("under ", FormatRules(rules),
+                                              " no row is ever blocked (R4.3): give \"\" or \"all\""));
+    if (std::find(sets.begin(), sets.end(), rows) == sets.end()) sets.push_back(rows);
+  }
+  return sets;
+}
+
+std::string BlockedText(uint32_t rows) {
+  std::string out;
+  for (int k = 1; k <= kRows; ++k)
+    if (rows >> (k - 1) & 1) absl::StrAppend(&out, k);
+  return out;
+}
+
+json CmdPrepare(Session& s, const Request& r) {
+  const Rules rules = RulesOrThrow(r.String("rules", ""));
+  const Objective objective = ObjectiveOrThrow(r.String("objective", "mean"));
+  const std::vector<uint32_t> sets = BlockedSetsOf(r, rules);
+  const bool spreads = r.Bool("spreads", false);
+  const std::vector<bool> loaded =
+      s.Prepare(rules, sets, objective, spreads, r.work().cancel ? r.work().cancel : s.options().cancel,
+                r.work().progress);
+  json tables = json::array();
+  for (size_t i = 0; i < sets.size(); ++i)
+    tables.push_back({{"blocked", BlockedText(sets[i])}, {"loaded", static_cast<bool>(loaded[i])}});
+  json out = {{"rules", FormatRules(rules)}};
+  if (objective.is_target()) out["objective"] = FormatObjective(objective);
+  out["spreads"] = spreads;
+  out["count"] = sets.size();
+  out["tables"] = tables;
+  return out;
+}
+
+// cancel handled here is a cancel of a session without a dispatcher
+// (penk_request, tests): nothing runs beside it, so its target is not running.
+// The dispatcher answers cancels itself (protocol/dispatch.h).
+json CmdCancel(Session&, const Request& r) {
+  if (!r.Has("target")) Fail(ErrorCode::kBadField, "missing field \"target\" (the id of a request)");
+  if (!ValidId(r.Raw("target")))
+    Fail(ErrorCode::kBadField, "field \"target\" must be a string or an integer within +-2^53");
+  return {{"target", r.Raw("target")}, {"running", false}};
+}
+
 json CmdQuit(Session& s, const Request&) {
   s.request_quit();
   return {{"quit", true}};
@@ -185,7 +271,7 @@ struct Command {
 
 const std::vector<Command>& Commands() {
   static const std::vector<Command> commands = {
-      {"hello", CmdHello, {}},
+      {"hello", CmdHello, {"protocol"}},
       {"new_game", CmdNewGame, NewGameFields()},
       {"state", CmdState, {"game"}},
       {"apply", CmdApply, {"game", "action"}},
@@ -197,12 +283,26 @@ const std::vector<Command>& Commands() {
        {"game", "sheet", "roll", "rerolls", "top", "rules", "opponents", "last_round", "seat",
         "turns", "table", "objective", "rollouts", "candidates", "time_ms"}},
       {"value", CmdValue, {"sheet", "rules", "table", "objective"}},
+      {"prepare", CmdPrepare, {"rules", "blocked", "objective", "spreads"}},
+      {"cancel", CmdCancel, {"target"}},
       {"quit", CmdQuit, {}},
   };
   return commands;
 }
 
-json CmdHello(Session& s, const Request&) {
+json CmdHello(Session& s, const Request& r) {
+  // "protocol": the one the client speaks from now on (3: several requests
+  // in flight); a door without a dispatcher speaks 2 only.
+  if (r.Has("protocol")) {
+    const int64_t p = r.Int("protocol", kProtocolVersion, kLatestProtocol, std::nullopt);
+    if (p > s.max_protocol())
+      Fail(ErrorCode::kBadField,
+           absl::StrCat("this door speaks protocol ", s.max_protocol(), " only",
+                        s.max_protocol() < kLatestProtocol
+                            ? " (libpenk: penk_submit speaks protocol 3)"
+                            : ""));
+    s.set_protocol(static_cast<int>(p));
+  }
   json commands = json::array();
   for (const Command& c : Commands()) commands.push_back(c.name);
   json seats = json::array({"human"});
@@ -229,7 +329,7 @@ json CmdHello(Session& s, const Request&) {
   }
   return {{"name", kEngineName},
           {"version", kEngineVersion},
-          {"protocol", kProtocolVersion},
+          {"protocol", s.protocol()},
           {"commands", commands},
           {"levels", levels},
           {"level_info", info},
@@ -240,74 +340,110 @@ json CmdHello(Session& s, const Request&) {
              {{"line-min", json::array({1, 2, 3, 4, 5})}, {"penk-lines", json::array({"all", "columns"})}}}}}};
 }
 
-json ErrorReply(const json& id, ErrorCode code, absl::string_view message) {
-  return {{"id", id}, {"error", {{"code", ErrorCodeName(code)}, {"message", message}}}};
-}
-
 // Lossy UTF-8 repair so that a message quoting bad input can be dumped.
 std::string Dump(const json& j) {
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-// A request's "id": a string or an integer a JSON double holds exactly, so
-// that every client gets back exactly what it sent.
-bool ValidId(const json& id) {
-  if (id.is_string()) return id.get<std::string>().find('\0') == std::string::npos;
-  if (id.is_number_unsigned()) return id.get<uint64_t>() <= static_cast<uint64_t>(kMaxId);
-  if (id.is_number_integer()) return std::llabs(id.get<int64_t>()) <= kMaxId;
-  return false;
-}
 
 }  // namespace
 
-std::string HandleLine(Session& session, absl::string_view line) {
+json ErrorReply(const json& id, ErrorCode code, absl::string_view message) {
+  return {{"id", id}, {"error", {{"code", ErrorCodeName(code)}, {"message", message}}}};
+}
+
+bool ParseRequestLine(absl::string_view line, json& request, json& error_reply) {
   json id = nullptr;
   try {
-    if (line.size() > kMaxLine)
-      return Dump(ErrorReply(id, ErrorCode::kBadJson,
-                             absl::StrCat("request line longer than ", kMaxLine, " bytes")));
-    if (size_t nul = line.find('\0'); nul != absl::string_view::npos)
-      return Dump(ErrorReply(id, ErrorCode::kBadJson,
-                             absl::StrCat("the line has a NUL byte at offset ", nul)));
+    if (line.size() > kMaxLine) {
+      error_reply = ErrorReply(id, ErrorCode::kBadJson,
+                               absl::StrCat("request line longer than ", kMaxLine, " bytes"));
+      return false;
+    }
+    if (size_t nul = line.find('\0'); nul != absl::string_view::npos) {
+      error_reply = ErrorReply(id, ErrorCode::kBadJson,
+                               absl::StrCat("the line has a NUL byte at offset ", nul));
+      return false;
+    }
     absl::StatusOr<json> parsed = ParseBoundedJson(line);
-    if (!parsed.ok())
-      return Dump(ErrorReply(id, ErrorCode::kBadJson,
-                             absl::StrCat("the line is ", parsed.status().message())));
-    json request = *std::move(parsed);
-    if (!request.is_object())
-      return Dump(ErrorReply(id, ErrorCode::kBadJson, "a request is a JSON object"));
+    if (!parsed.ok()) {
+      error_reply = ErrorReply(id, ErrorCode::kBadJson,
+                               absl::StrCat("the line is ", parsed.status().message()));
+      return false;
+    }
+    request = *std::move(parsed);
+    if (!request.is_object()) {
+      error_reply = ErrorReply(id, ErrorCode::kBadJson, "a request is a JSON object");
+      return false;
+    }
     if (request.contains("id")) {
       const json& given = request["id"];
-      if (!ValidId(given))
-        return Dump(ErrorReply(id, ErrorCode::kBadField,
-                               "\"id\" must be a string or an integer within +-2^53"));
+      if (!ValidId(given)) {
+        error_reply = ErrorReply(id, ErrorCode::kBadField,
+                                 "\"id\" must be a string or an integer within +-2^53");
+        return false;
+      }
       id = given;
     }
-    if (!request.contains("cmd") || !request["cmd"].is_string())
-      return Dump(ErrorReply(id, ErrorCode::kBadField, "missing field \"cmd\" (a string)"));
+    if (!request.contains("cmd") || !request["cmd"].is_string()) {
+      error_reply = ErrorReply(id, ErrorCode::kBadField, "missing field \"cmd\" (a string)");
+      return false;
+    }
+    return true;
+  } catch (const std::bad_alloc&) {
+    error_reply = ErrorReply(id, ErrorCode::kInternal, "out of memory");
+  } catch (const std::exception& e) {
+    error_reply = ErrorReply(id, ErrorCode::kInternal, e.what());
+  }
+  return false;
+}
+
+json HandleRequest(Session& session, const json& request, const RequestWork& work) {
+  const json id = request.contains("id") ? request["id"] : json(nullptr);
+  try {
     const std::string cmd = request["cmd"].get<std::string>();
     for (const Command& c : Commands()) {
       if (cmd != c.name) continue;
       try {
-        CheckKnownFields(request, c.name, c.fields);
-        json result = c.handler(session, Request(request));
-        return Dump({{"id", id}, {"result", std::move(result)}});
+        std::vector<const char*> fields = c.fields;
+        for (const char* f : kEveryRequestFields)
+          if (std::find_if(fields.begin(), fields.end(),
+                           [&](const char* g) { return std::string(f) == g; }) == fields.end())
+            fields.push_back(f);
+        CheckKnownFields(request, c.name, fields);
+        const Request r(request, work);
+        r.Int("time_ms", 1, kMaxRequestTimeMs, 0);  // checked here for every command
+        r.Int("progress_ms", kMinProgressMs, kMaxRequestTimeMs, 0);
+        json result = c.handler(session, r);
+        return {{"id", id}, {"result", std::move(result)}};
       } catch (const EngineError& e) {
-        return Dump(ErrorReply(id, e.code, e.message));
+        json reply = ErrorReply(id, e.code, e.message);
+        if (!e.partial.is_null()) reply["error"]["partial"] = e.partial;
+        return reply;
       }
     }
     std::vector<std::string> names;
     for (const Command& c : Commands()) names.push_back(c.name);
-    return Dump(ErrorReply(id, ErrorCode::kUnknownCommand,
-                           absl::StrCat("unknown command \"", cmd.substr(0, 40), "\"; known: ",
-                                        absl::StrJoin(names, ", "))));
+    return ErrorReply(id, ErrorCode::kUnknownCommand,
+                      absl::StrCat("unknown command \"", cmd.substr(0, 40), "\"; known: ",
+                                   absl::StrJoin(names, ", ")));
   } catch (const std::bad_alloc&) {
-    return Dump(ErrorReply(id, ErrorCode::kInternal, "out of memory"));
+    return ErrorReply(id, ErrorCode::kInternal, "out of memory");
   } catch (const std::exception& e) {
-    return Dump(ErrorReply(id, ErrorCode::kInternal, e.what()));
+    return ErrorReply(id, ErrorCode::kInternal, e.what());
   } catch (...) {
-    return Dump(ErrorReply(id, ErrorCode::kInternal, "unknown error"));
+    return ErrorReply(id, ErrorCode::kInternal, "unknown error");
   }
+}
+
+std::string ReplyLine(const json& reply) { return Dump(reply); }
+
+std::string HandleLine(Session& session, absl::string_view line) {
+  json request, error;
+  if (!ParseRequestLine(line, request, error)) return Dump(error);
+  RequestWork work;
+  work.cancel = session.options().cancel;
+  return Dump(HandleRequest(session, request, work));
 }
 
 }  // namespace penk::protocol

@@ -16,6 +16,7 @@ const char* ErrorCodeName(ErrorCode code) {
     case ErrorCode::kInternal: return "internal";
     case ErrorCode::kBufferTooSmall: return "buffer_too_small";
     case ErrorCode::kCancelled: return "cancelled";
+    case ErrorCode::kTimeOut: return "time_out";
   }
   return "internal";
 }

@@ -8,6 +8,8 @@
 #include <string>
 #include <utility>
 
+#include "nlohmann/json.hpp"
+
 namespace penk::protocol {
 
 // Error codes of the protocol ("code" of an error reply) and of the C API
@@ -24,7 +26,8 @@ enum class ErrorCode {
   kLimit = 9,           // too many games open at once
   kInternal = 10,       // a bug or out of memory; the session goes on
   kBufferTooSmall = 11, // C API only: the caller's buffer is too small
-  kCancelled = 12,      // the session's cancel flag was set while the request ran
+  kCancelled = 12,      // the request was cancelled (a cancel, or its client has gone)
+  kTimeOut = 13,        // the request's time_ms ran out before it could answer
 };
 
 // "bad_json", "unknown_command", ...: the protocol's error code strings.
@@ -33,11 +36,14 @@ const char* ErrorCodeName(ErrorCode code);
 struct EngineError {
   ErrorCode code;
   std::string message;
+  // What was done before the work stopped, where it means something (a
+  // cancelled hint's rollouts): the reply's "partial"; null: none.
+  nlohmann::ordered_json partial;
 };
 
 // Throws EngineError{code, message}: the one way the core reports a failure.
 [[noreturn]] inline void Fail(ErrorCode code, std::string message) {
-  throw EngineError{code, std::move(message)};
+  throw EngineError{code, std::move(message), nullptr};
 }
 
 }  // namespace penk::protocol

@@ -1,6 +1,7 @@
 #include "protocol/hint.h"
 
 #include <algorithm>
+#include <chrono>
 #include <utility>
 
 #include "absl/status/statusor.h"
@@ -53,8 +54,14 @@ void AddRollouts(Session& s, const Game& game, const RolloutQuestion& f,
   o.seed = f.seed;
   o.threads = f.threads;
   o.time_ms = f.time_ms;
+  if (f.work.deadline) {  // what is left of the request's time_ms, table loads included
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        *f.work.deadline - std::chrono::steady_clock::now());
+    o.time_ms = std::clamp<int64_t>(left.count(), 1, kMaxRolloutTimeMs);
+  }
   o.tables = s.tables();
-  o.cancel = s.options().cancel;
+  o.cancel = f.work.cancel ? f.work.cancel : s.options().cancel;
+  o.progress = f.work.progress;
   absl::StatusOr<RolloutResult> r = Rollout(game, candidates, o);
   if (!r.ok())
     Fail(r.status().code() == absl::StatusCode::kCancelled         ? ErrorCode::kCancelled
@@ -79,6 +86,11 @@ void AddRollouts(Session& s, const Game& game, const RolloutQuestion& f,
   out["rollouts"] = {{"trials", f.trials},   {"policy", o.policy},
                      {"seed", o.seed},       {"candidates", k},
                      {"time_ms", f.time_ms}, {"timed_out", r->timed_out}};
+  // Stopped by a cancel: the trials played so far are the partial answer.
+  if (r->cancelled)
+    throw EngineError{ErrorCode::kCancelled,
+                      "cancelled: the rollouts stopped; \"partial\" has the trials played",
+                      out};
 }
 
 }  // namespace

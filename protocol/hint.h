@@ -18,6 +18,7 @@
 #include "engine/rules.h"
 #include "engine/sheet.h"
 #include "nlohmann/json.hpp"
+#include "protocol/request.h"
 #include "protocol/session.h"
 #include "solver/objective.h"
 
@@ -32,6 +33,10 @@ struct RolloutQuestion {
   std::string policy = "expert";            // the level in every seat
   uint64_t seed = 1;
   int threads = 1;
+  // The request's (protocol 3): the rollouts stop at its deadline (then
+  // timed_out), on its cancel flag (then the hint is answered `cancelled`
+  // with what was played as "partial"), and tell it their progress.
+  RequestWork work;
 };
 
 struct HintQuestion {

@@ -178,12 +178,13 @@ json ActionsJson(const std::vector<RankedAction>& ranked, const WinFigures& win,
   return actions;
 }
 
-json BestActionJson(Session& s, GameSession& g, const std::string& level, bool apply) {
+json BestActionJson(Session& s, GameSession& g, const std::string& level, bool apply,
+                    const CancelFlag& cancel) {
   if (g.game().phase() == Phase::kRoll)
     Fail(ErrorCode::kIllegalAction,
          "the dice are not rolled yet: with manual dice the frontend rolls for every seat (roll)");
   const int player = g.game().current();
-  Action a = s.BestAction(g, level);
+  Action a = s.BestAction(g, level, cancel);
   std::string text = FormatAction(a);
   json out = {{"action", text},
               {"player", player},
@@ -211,6 +212,8 @@ json BestActionJson(Session& s, GameSession& g, const std::string& level, bool a
     out["value"] = nullptr;
     out["value_error"] = e.message;
   }
+  if (IsCancelled(cancel ? cancel : s.options().cancel))
+    Fail(ErrorCode::kCancelled, "cancelled: the decision was made but not applied");
   out["applied"] = apply;
   if (apply) Session::Apply(g, text);
   return out;

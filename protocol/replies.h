@@ -37,9 +37,10 @@ void AddMoments(absl::StatusOr<std::vector<ActionMoments>> moments, Objective ob
 // The answers of the protocol's commands on a game, shared with the C API.
 // best_action: the AI's action for the player to move, with its expected
 // final score ("value", "rank" in the advisor's ranking, "win" with
-// opponents); applied when `apply`.
+// opponents); applied when `apply` (never once `cancel` is set: a cancelled
+// request changes no game).
 nlohmann::ordered_json BestActionJson(Session& s, GameSession& g, const std::string& level,
-                                      bool apply);
+                                      bool apply, const CancelFlag& cancel = nullptr);
 
 }  // namespace penk::protocol
 

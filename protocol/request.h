@@ -4,6 +4,7 @@
 #ifndef PENK_PROTOCOL_REQUEST_H_
 #define PENK_PROTOCOL_REQUEST_H_
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -12,21 +13,40 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "ai/cancel.h"
 #include "engine/game.h"
 #include "nlohmann/json.hpp"
 #include "protocol/errors.h"
 #include "protocol/session.h"
+#include "solver/work_progress.h"
 
 namespace penk::protocol {
 
 using json = nlohmann::ordered_json;
+
+// What bounds and watches one request's work (protocol 3, docs/PROTOCOL.md
+// "Requests in flight"): set by the dispatcher (protocol/dispatch.h) for a
+// request it runs; a request handled directly (HandleLine) has the
+// session's cancel flag and nothing else.
+struct RequestWork {
+  // Set by a cancel, by the deadline, or when the client has gone; the
+  // long work (rollouts, master) stops soon after.
+  CancelFlag cancel;
+  // From "time_ms": the request is answered by then. Rollouts stop at it
+  // (their partial result is the answer); the rest is the dispatcher's.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  // Told what the work has done ("progress_ms"); null: nobody watches.
+  WorkProgress* progress = nullptr;
+};
 
 // Typed access to request fields; a missing or ill-typed field is kBadField.
 // Strings never hold a NUL byte: C callers and frontends would see less text
 // than we read.
 class Request {
  public:
-  explicit Request(const json& j) : j_(j) {}
+  explicit Request(const json& j, RequestWork work = {}) : j_(j), work_(std::move(work)) {}
+
+  const RequestWork& work() const { return work_; }
 
   bool Has(const char* name) const { return j_.contains(name) && !j_.at(name).is_null(); }
 
@@ -124,6 +144,7 @@ class Request {
 
  private:
   const json& j_;
+  RequestWork work_;
 };
 
 // new_game's "position" object (engine/game.h Position); throws kBadField.

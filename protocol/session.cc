@@ -167,6 +167,34 @@ WinFigures Session::RankForWinOrFail(const Sheet& sheet, const Dice& roll, int r
   return win;
 }
 
+std::vector<bool> Session::Prepare(const Rules& rules, const std::vector<uint32_t>& blocked,
+                                   Objective objective, bool spreads, const CancelFlag& cancel,
+                                   WorkProgress* progress) {
+  if (!options_.fixed_table.empty())
+    Fail(ErrorCode::kBadField, "this session serves one fixed table: nothing to prepare");
+  std::vector<bool> loaded;
+  for (size_t i = 0; i < blocked.size(); ++i) {
+    const TableKey key{rules, blocked[i], "", objective};
+    if (IsCancelled(cancel))  // the tables made so far stay for later requests
+      throw EngineError{ErrorCode::kCancelled,
+                        absl::StrCat("cancelled with ", i, " of ", blocked.size(), " tables ready"),
+                        {{"ready", i}, {"count", blocked.size()}}};
+    if (progress)
+      progress->Set(absl::StrCat("table ", i + 1, " of ", blocked.size(), ": ",
+                                 DescribeTableKey(key)),
+                    static_cast<int64_t>(i), static_cast<int64_t>(blocked.size()));
+    const bool held = tables_->Contains(key) && (!spreads || tables_->ContainsSpread(key));
+    absl::Status st = tables_->Get(key).status();
+    if (st.ok() && spreads) st = tables_->GetSpread(key).status();
+    if (!st.ok()) Fail(ErrorCode::kTable, std::string(st.message()));
+    loaded.push_back(!held);
+  }
+  if (progress)
+    progress->Set(absl::StrCat(blocked.size(), " tables ready"), static_cast<int64_t>(blocked.size()),
+                  static_cast<int64_t>(blocked.size()));
+  return loaded;
+}
+
 GameSession Session::NewGame(const std::vector<std::string>& seats, const Rules& rules,
                              uint64_t seed, DiceSource dice, const Position* position) {
   std::vector<std::string> checked = SeatsOrThrow(seats, Levels());
@@ -184,7 +212,7 @@ GameSession Session::NewGame(const std::vector<std::string>& seats, const Rules&
   return GameSession{GameRecord(*game), std::move(checked), seed, {}};
 }
 
-Action Session::BestAction(GameSession& g, const std::string& level_arg) {
+Action Session::BestAction(GameSession& g, const std::string& level_arg, CancelFlag cancel) {
   if (g.game().over()) Fail(ErrorCode::kIllegalAction, "the game is over");
   const int p = g.game().current();
   std::string level = LowerStripped(level_arg);
@@ -239,8 +267,9 @@ Action Session::BestAction(GameSession& g, const std::string& level_arg) {
       Fail(ErrorCode::kUnknownLevel, std::string(made.status().message()));
     }
     bot = *std::move(made);
-    bot->set_cancel(options_.cancel);
   }
+  // The flag of this request: a player keeps it only for this decision.
+  bot->set_cancel(cancel ? std::move(cancel) : options_.cancel);
   try {
     return bot->Decide(g.game());
   } catch (const TableUnavailable& e) {  // e.g. a blocked-row table with building off
@@ -303,6 +332,7 @@ std::vector<RankedAction> Session::HintForGame(const GameSession& g, const std::
 }
 
 int Session::AddGame(GameSession g) {
+  std::lock_guard<std::mutex> lock(games_mutex_);
   if (games_.size() >= options_.max_games)
     Fail(ErrorCode::kLimit, absl::StrCat("at most ", options_.max_games,
                                          " games at once; close_game some first"));
@@ -312,18 +342,26 @@ int Session::AddGame(GameSession g) {
 }
 
 GameSession& Session::FindGame(int id) {
+  std::lock_guard<std::mutex> lock(games_mutex_);
   auto it = games_.find(id);
   if (it == games_.end()) Fail(ErrorCode::kUnknownGame, absl::StrCat("no game ", id));
   return it->second;
 }
 
+size_t Session::game_count() const {
+  std::lock_guard<std::mutex> lock(games_mutex_);
+  return games_.size();
+}
+
 void Session::Reset() {
+  std::lock_guard<std::mutex> lock(games_mutex_);
   games_.clear();
   next_game_ = 1;
   quit_ = false;
 }
 
 void Session::CloseGame(int id) {
+  std::lock_guard<std::mutex> lock(games_mutex_);
   if (games_.erase(id) == 0) Fail(ErrorCode::kUnknownGame, absl::StrCat("no game ", id));
 }
 

@@ -6,10 +6,12 @@
 #ifndef PENK_PROTOCOL_SESSION_H_
 #define PENK_PROTOCOL_SESSION_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -31,6 +33,7 @@
 #include "solver/score_spread.h"
 #include "solver/solitaire_dp.h"
 #include "solver/table_cache.h"
+#include "solver/work_progress.h"
 #include "tables/build_policy.h"
 
 namespace penk::protocol {
@@ -146,12 +149,24 @@ class Session {
                                  bool last_round, int seat, int turns,
                                  std::vector<RankedAction>& ranked);
 
+  // Loads, or builds as the build policy allows, the value table of each set
+  // of `blocked` rows (bit k-1: row k) under `rules` and `objective`, and
+  // with `spreads` its spread table, so that later requests find them ready
+  // (protocol 3's prepare). Stops between tables once `cancel` is set
+  // (kCancelled, the tables ready so far as "partial"); kTable when one
+  // cannot be had. Returns, per set, whether it had to be loaded (false: it
+  // was in memory already).
+  std::vector<bool> Prepare(const Rules& rules, const std::vector<uint32_t>& blocked,
+                            Objective objective, bool spreads, const CancelFlag& cancel,
+                            WorkProgress* progress);
+
   // A new game: 1-4 seats, each "human" or an AI level; from the start, or
   // from `position` (checked: engine/position_check.h, Game::FromPosition).
   GameSession NewGame(const std::vector<std::string>& seats, const Rules& rules, uint64_t seed,
                       DiceSource dice = DiceSource::kEngine, const Position* position = nullptr);
   // The AI's decision for the player to move; `level` empty: the seat's level.
-  Action BestAction(GameSession& g, const std::string& level);
+  // `cancel` (null: the session's) stops master's rollouts: kCancelled.
+  Action BestAction(GameSession& g, const std::string& level, CancelFlag cancel = nullptr);
   // Applies an action in R7 notation ("stop", a keep, a marking, fail:v).
   static void Apply(GameSession& g, absl::string_view action);
   // The six physical dice of the next roll (games with manual dice).
@@ -167,10 +182,12 @@ class Session {
   static nlohmann::ordered_json StateJson(const GameSession& g);
 
   // --- Games kept by the protocol, by id. ---
+  // Thread-safe (protocol 3 runs requests on several threads); a game itself
+  // is used by one request at a time (the dispatcher's order per game).
   int AddGame(GameSession g);
   GameSession& FindGame(int id);
   void CloseGame(int id);
-  size_t game_count() const { return games_.size(); }
+  size_t game_count() const;
 
   // The session's table cache, shared with its AI players.
   const std::shared_ptr<TableCache>& tables() const { return tables_; }
@@ -183,6 +200,13 @@ class Session {
   bool quit_requested() const { return quit_; }
   void request_quit() { quit_ = true; }
 
+  // The protocol this session speaks (hello's "protocol" sets it), and the
+  // latest it may: 2 unless a dispatcher (protocol/dispatch.h) serves it.
+  int protocol() const { return protocol_; }
+  int max_protocol() const { return max_protocol_; }
+  void set_protocol(int p) { protocol_ = p; }
+  void set_max_protocol(int p) { max_protocol_ = p; }
+
  private:
   // The spread table of the value table of (rules, sheet's blocked rows,
   // path, objective), with the value table; errors as text.
@@ -194,9 +218,12 @@ class Session {
   // Value and spread tables, under one cap; possibly shared with other
   // sessions (options_.shared_tables), so nothing else here is shared state.
   std::shared_ptr<TableCache> tables_;
-  std::map<int, GameSession> games_;
+  mutable std::mutex games_mutex_;
+  std::map<int, GameSession> games_;  // nodes stay put: a found game outlives others' changes
   int next_game_ = 1;
-  bool quit_ = false;
+  std::atomic<bool> quit_{false};
+  std::atomic<int> protocol_{2};
+  std::atomic<int> max_protocol_{2};
 };
 
 // A seed for a game asked for without one: random, below 2^53 so that a

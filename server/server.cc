@@ -245,22 +245,34 @@ class EngineConnection : public Connection,
   void Abort() override { Gone(); }
 
  private:
-  // The worker thread: one Session, requests in order, each reply posted to
-  // the I/O thread. Never throws (a std::thread must not).
+  // The worker thread: one Session and its dispatcher (protocol/dispatch.h:
+  // protocol 2 in order, protocol 3 side by side), each line it writes
+  // posted to the I/O thread. Never throws (a std::thread must not).
   static void RunRequests(const protocol::SessionOptions& so, Work& work, net::io_context& io) {
     // The session is made with the first request: work.conn is set by then.
     std::optional<protocol::Session> session;
+    std::optional<protocol::Dispatcher> dispatcher;
     try {
       while (std::optional<std::string> request = work.Next()) {
         const std::weak_ptr<EngineConnection> conn = work.conn;
-        if (!session) session.emplace(so);
-        std::string reply = protocol::HandleLine(*session, *request);
-        const bool quit = session->quit_requested();
-        net::post(io, [conn, reply = std::move(reply), quit]() mutable {
-          if (auto c = conn.lock()) c->OnReply(std::move(reply), quit);
-        });
-        if (quit) return;
+        if (!session) {
+          session.emplace(so);
+          dispatcher.emplace(*session, [conn, &io](const std::string& line, bool reply) {
+            net::post(io, [conn, line, reply]() mutable {
+              if (auto c = conn.lock()) c->OnLine(std::move(line), reply);
+            });
+          });
+        }
+        dispatcher->Submit(*request);
+        if (session->quit_requested()) {  // after the quit's reply (posts keep their order)
+          net::post(io, [conn] {
+            if (auto c = conn.lock()) c->OnQuit();
+          });
+          return;  // ~Dispatcher waits for any work still ending
+        }
       }
+      // Closed (the client has gone, the server stops): work.cancel is set,
+      // which stops what is in flight; ~Dispatcher waits for it.
     } catch (...) {  // out of memory making the session: this connection only
       net::post(io, [conn = work.conn] {
         if (auto c = conn.lock()) c->Gone();
@@ -298,13 +310,19 @@ class EngineConnection : public Connection,
     });
   }
 
-  void OnReply(std::string reply, bool quit) {
+  // A line of the dispatcher: a request's reply (one per request read) or
+  // a progress message.
+  void OnLine(std::string line, bool reply) {
     if (gone_) return;
-    --queued_;
-    out_.push_back(std::move(reply));
-    if (quit) quit_ = true;
+    if (reply && queued_ > 0) --queued_;
+    out_.push_back(std::move(line));
     Write();
     Read();
+  }
+  void OnQuit() {
+    if (gone_) return;
+    quit_ = true;
+    Write();
   }
 
   void Write() {

@@ -9,6 +9,7 @@
 #include "solver/objective.h"
 #include "engine/score.h"
 #include "solver/solitaire_state.h"
+#include "solver/work_progress.h"
 
 namespace penk {
 
@@ -23,6 +24,15 @@ SpreadLoader InMemorySpreadLoader() {
   return [](const TableKey&, const SolitaireTable& values) -> absl::StatusOr<SpreadTable> {
     return BuildSpreadTable(values, {});
   };
+}
+
+std::string DescribeTableKey(const TableKey& key) {
+  std::string rows;
+  for (int r = 1; r <= kRows; ++r)
+    if (key.blocked_rows >> (r - 1) & 1) absl::StrAppend(&rows, r);
+  return absl::StrCat(FormatRules(key.rules), rows.empty() ? "" : absl::StrCat(" blocked=", rows),
+                      key.objective.is_target() ? absl::StrCat(" ", FormatObjective(key.objective))
+                                                : "");
 }
 
 TableCache::TableCache(TableLoader loader, size_t cap_bytes, SpreadLoader spread_loader)
@@ -59,10 +69,16 @@ absl::StatusOr<std::shared_ptr<const T>> TableCache::GetOrLoad(Entries<T>& entri
         it->second.last_use = ++clock_;
         return it->second.table;
       }
-      loaded_.wait(lock);  // another thread loads it; look again when it is done
+      // Another thread loads it (for another request, maybe another
+      // client's): the watcher of this one learns what it waits for.
+      WorkStage waiting(CurrentWorkProgress(),
+                        absl::StrCat("waiting for table ", DescribeTableKey(key),
+                                     ", which another request is loading"));
+      loaded_.wait(lock);  // look again when it is done
     }
     entries[key];  // a placeholder: others wait for this load
   }
+  WorkStage loading(CurrentWorkProgress(), absl::StrCat("loading table ", DescribeTableKey(key)));
   absl::StatusOr<T> loaded = absl::UnknownError("not loaded");
   try {  // the placeholder must go whatever happens, or waiters would wait forever
     loaded = load();

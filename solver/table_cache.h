@@ -54,6 +54,10 @@ struct TableKey {
   }
 };
 
+// "line-min=3,penk-lines=all blocked=12" (and the objective when a target):
+// what a table is, for messages and progress.
+std::string DescribeTableKey(const TableKey& key);
+
 using TableLoader = std::function<absl::StatusOr<SolitaireTable>(const TableKey& key)>;
 // The spread table of `values`, the value table of `key` (from the cache).
 using SpreadLoader =

@@ -81,7 +81,10 @@ absl::StatusOr<SpreadTable> ReadSpreadTable(const std::string& path, const Rules
 }
 
 SpreadTable BuildSpreadWithProgress(const SolitaireTable& values, bool show_progress) {
-  return BuildSpreadTable(values, show_progress ? ProgressBar("spread table ") : BuildProgress{});
+  const std::string what = absl::StrCat(
+      "building spread table ",
+      DescribeTableKey(TableKey{values.rules(), values.blocked_rows(), "", values.objective()}));
+  return BuildSpreadTable(values, WatchedProgress(what, show_progress, "spread table "));
 }
 
 absl::StatusOr<SpreadTable> LoadOrBuildSpreadTable(const SolitaireTable& values,

@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "solver/work_progress.h"
 #include "tables/progress_line.h"
 #include "tables/table_file.h"
 
@@ -45,9 +46,25 @@ BuildProgress ProgressBar(const std::string& label) {
   return [line](int64_t done, int64_t total) { line->Update(done, total); };
 }
 
+BuildProgress WatchedProgress(const std::string& what, bool show_progress,
+                              const std::string& label) {
+  BuildProgress bar = show_progress ? ProgressBar(label) : BuildProgress{};
+  // The builder may call from any of its threads: the watcher is taken now,
+  // on the thread that asked for the build.
+  WorkProgress* watcher = CurrentWorkProgress();
+  if (!watcher) return bar;
+  watcher->Set(what, 0, 0);
+  return [bar, watcher, what](int64_t done, int64_t total) {
+    if (bar) bar(done, total);
+    watcher->Update(done, total);
+  };
+}
+
 SolitaireTable BuildTableWithProgress(const Rules& rules, int max_free, bool show_progress,
                                       uint32_t blocked_rows, Objective objective) {
-  return BuildSolitaireTable(rules, max_free, show_progress ? ProgressBar("") : BuildProgress{},
+  const std::string what = absl::StrCat(
+      "building table ", DescribeTableKey(TableKey{rules, blocked_rows, "", objective}));
+  return BuildSolitaireTable(rules, max_free, WatchedProgress(what, show_progress, ""),
                              blocked_rows, objective);
 }
 

@@ -35,6 +35,11 @@ std::string DefaultTablePath(const Rules& rules, uint32_t blocked_rows = 0,
 // terminal, one line per 10% in a log.
 BuildProgress ProgressBar(const std::string& label);
 
+// ProgressBar(label) when `show_progress`, and in any case the progress of
+// the calling thread's watcher (solver/work_progress.h), if any, as `what`.
+BuildProgress WatchedProgress(const std::string& what, bool show_progress,
+                              const std::string& label);
+
 // Builds the table (positions with at most `max_free` free cells; 25: all),
 // drawing a progress bar with an ETA on stderr.
 SolitaireTable BuildTableWithProgress(const Rules& rules, int max_free, bool show_progress,

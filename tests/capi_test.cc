@@ -8,7 +8,11 @@
 #include <cstring>
 #include <filesystem>
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_format.h"
@@ -395,6 +399,101 @@ TEST(CApiMultiplayer, HintMultiJsonMatchesPenkHintOpponent) {
                                  nullptr),
             PENK_E_BAD_POSITION);
   EXPECT_NE(std::string(penk_last_error()).find("row 1"), std::string::npos) << penk_last_error();
+  // API 8: the same ranking as numbers, action by action as the JSON shows it.
+  ASSERT_EQ(penk_hint_multi_json(ctx, mover, "12345J", 1, nullptr, nullptr, opponent, 0, 1,
+                                 -1, buf.data(), buf.size(), nullptr),
+            PENK_OK);
+  const json shown = json::parse(buf.data());
+  std::vector<penk_ranked_win> ranked(100);
+  size_t count = 0;
+  char estimate[16] = "";
+  ASSERT_EQ(penk_hint_multi(ctx, mover, "12345J", 1, nullptr, nullptr, opponent, 0, 1, -1,
+                            ranked.data(), ranked.size(), &count, estimate),
+            PENK_OK)
+      << penk_last_error();
+  ASSERT_EQ(count, shown["count"].get<size_t>());
+  EXPECT_EQ(std::string(estimate), shown["estimate"]);
+  for (size_t i = 0; i < count && i < shown["actions"].size(); ++i) {
+    const json& a = shown["actions"][i];
+    EXPECT_EQ(std::string(ranked[i].action), a["action"]) << i;
+    EXPECT_NEAR(ranked[i].win, a["win"].get<double>(), 1e-9) << i;
+    EXPECT_NEAR(ranked[i].score, a["score"].get<double>(), 1e-9) << i;
+    EXPECT_NEAR(ranked[i].value, a["value"].get<double>(), 1e-6) << i;
+    EXPECT_EQ(ranked[i].tied != 0, a["tied"].get<bool>()) << i;
+  }
+  EXPECT_EQ(penk_hint_multi(ctx, mover, "12345J", 1, nullptr, nullptr, "", 0, 1, -1,
+                            ranked.data(), ranked.size(), &count, nullptr),
+            PENK_E_BAD_ARGUMENT);
+  penk_context_destroy(ctx);
+  std::filesystem::remove_all(dir);
+}
+
+// API 8 (issue 22 item 1): requests in flight through the callback -- a long
+// hint reports progress and is cancelled (penk_cancel) while a hello and a
+// value submitted after it are answered first; penk_request still answers
+// at once beside it; every submitted request gets exactly one reply.
+struct Received {
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::vector<std::pair<json, int>> lines;
+};
+void OnLine(const char* line, int is_reply, void* user) {
+  auto* r = static_cast<Received*>(user);
+  std::lock_guard<std::mutex> lock(r->mutex);
+  r->lines.emplace_back(json::parse(line), is_reply);
+  r->changed.notify_all();
+}
+
+TEST(CApiInFlight, SubmitCancelProgressAndDrain) {
+  const std::string dir = SmallTableDir("flight");
+  penk_context* ctx = nullptr;
+  ASSERT_EQ(penk_context_create(dir.c_str(), &ctx), PENK_OK);
+  ASSERT_EQ(penk_context_set_build(ctx, 0), PENK_OK);
+  EXPECT_EQ(penk_submit(ctx, R"({"id":1,"cmd":"hello"})"), PENK_E_BAD_ARGUMENT) << "no callback yet";
+  Received got;
+  ASSERT_EQ(penk_context_set_callback(ctx, OnLine, &got), PENK_OK);
+  const char* hint =
+      R"({"id":"long","cmd":"hint","sheet":"oooo./ooo.o/oo.oo/o.ooo/.oooo","roll":"12345J",)"
+      R"("rerolls":1,"opponents":[".oooo/o.ooo/oo.oo/ooo.o/oooo."],"rollouts":1000000,)"
+      R"("time_ms":3600000,"progress_ms":50})";
+  ASSERT_EQ(penk_submit(ctx, hint), PENK_OK);
+  ASSERT_EQ(penk_submit(ctx, R"({"id":2,"cmd":"hello"})"), PENK_OK);
+  ASSERT_EQ(penk_submit(ctx, R"({"id":3,"cmd":"value","sheet":"ooooo/o.ooo/oo.oo/ooo.o/oooo."})"), PENK_OK);
+  ASSERT_EQ(penk_submit(ctx, R"({"cmd":"hello"})"), PENK_OK);  // no id: refused by a reply
+  // penk_request is answered beside the hint.
+  std::vector<char> buf(1 << 16);
+  ASSERT_EQ(penk_request(ctx, R"({"id":4,"cmd":"hello"})", buf.data(), buf.size(), nullptr), PENK_OK);
+  EXPECT_EQ(json::parse(buf.data())["id"], 4);
+  {
+    std::unique_lock<std::mutex> lock(got.mutex);
+    ASSERT_TRUE(got.changed.wait_for(lock, std::chrono::seconds(30), [&] {
+      int progress = 0, answered = 0;
+      for (const auto& [l, reply] : got.lines) {
+        progress += l["id"] == "long" && !reply;
+        answered += reply && (l["id"] == 2 || l["id"] == 3);
+      }
+      return progress >= 2 && answered == 2;
+    }));
+  }
+  int running = -1;
+  ASSERT_EQ(penk_cancel(ctx, "\"long\"", &running), PENK_OK) << penk_last_error();
+  EXPECT_EQ(running, 1);
+  ASSERT_EQ(penk_drain(ctx), PENK_OK);
+  std::lock_guard<std::mutex> lock(got.mutex);
+  int replies = 0;
+  json cancelled;
+  for (const auto& [l, reply] : got.lines) {
+    replies += reply;
+    if (reply && l["id"] == "long") cancelled = l;
+    if (!reply) EXPECT_TRUE(l.contains("progress")) << l;
+  }
+  EXPECT_EQ(replies, 4) << "one reply per submitted request";
+  ASSERT_EQ(cancelled["error"]["code"], "cancelled") << cancelled;
+  EXPECT_TRUE(cancelled["error"]["partial"].contains("actions"));
+  EXPECT_EQ(penk_cancel(ctx, "\"long\"", &running), PENK_OK);
+  EXPECT_EQ(running, 0);
+  EXPECT_EQ(penk_cancel(ctx, "{", &running), PENK_E_BAD_ARGUMENT);
+  EXPECT_STREQ(penk_status_name(PENK_E_TIME_OUT), "time_out");
   penk_context_destroy(ctx);
   std::filesystem::remove_all(dir);
 }

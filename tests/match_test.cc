@@ -363,7 +363,8 @@ TEST(RolloutTest, SameResultWhateverTheThreadCountAndDropsTheClearlyWorse) {
 
 // Issue 20 item 6: a rollout of a million trials, no time bound, stops soon
 // after its cancel flag is set from another thread (penk serve: the client
-// has gone) and reports nothing.
+// has gone; protocol 3: a cancel) and keeps the trials it played, told to its
+// progress as they are played.
 TEST(RolloutTest, StopsWhenCancelled) {
   Game game = *Game::Create(2, Rules{}, 17);
   RolloutOptions o;
@@ -376,10 +377,28 @@ TEST(RolloutTest, StopsWhenCancelled) {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     cancel->store(true);
   });
-  absl::StatusOr<RolloutResult> r = Rollout(game, game.LegalActions(), o);
+  WorkProgress progress;
+  o.progress = &progress;
+  const std::vector<Action> candidates = game.LegalActions();
+  const auto t0 = std::chrono::steady_clock::now();
+  absl::StatusOr<RolloutResult> r = Rollout(game, candidates, o);
+  const auto took = std::chrono::steady_clock::now() - t0;
   canceller.join();
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().code(), absl::StatusCode::kCancelled) << r.status();
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_TRUE(r->cancelled);
+  EXPECT_FALSE(r->timed_out);
+  EXPECT_LT(took, std::chrono::seconds(5));
+  int64_t played = 0;
+  for (const RolloutCandidate& c : r->candidates) {
+    EXPECT_LT(c.trials, kMaxRollouts);
+    if (!c.dropped) played += c.trials;
+  }
+  EXPECT_GT(played, 0);
+  const WorkProgress::Snapshot seen = progress.Read();
+  EXPECT_EQ(seen.total, static_cast<int64_t>(candidates.size()) * kMaxRollouts);
+  EXPECT_GT(seen.done, 0);
+  EXPECT_LT(seen.done, seen.total);
+  EXPECT_NE(seen.what.find("rollouts"), std::string::npos) << seen.what;
 }
 
 TEST(RolloutTest, RefusesBadInput) {

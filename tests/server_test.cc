@@ -602,6 +602,55 @@ TEST(Server, StopCancelsRunningWorkAndSaysSo) {
   EXPECT_EQ(c.ws().reason().code, websocket::close_code::going_away);
 }
 
+// Issue 22 item 1: protocol 3 over the WebSocket, as on the other doors --
+// a long hint in flight, a hello and a value answered before it, progress
+// messages by id, a cancel answered at once and the hint then `cancelled`
+// with its partial rollouts; the connection goes on.
+TEST(Server, Protocol3RunsRequestsSideBySideWithProgressAndCancel) {
+  RunningServer s(WithSmallTables());
+  Client c(s.port());
+  EXPECT_EQ(c.Call({{"id", 0}, {"cmd", "hello"}, {"protocol", 3}})["result"]["protocol"], 3);
+  json hint = HourLongRollouts();
+  hint["progress_ms"] = 100;
+  auto send = [&](const json& r) { c.ws().write(net::buffer(r.dump())); };
+  auto read = [&] {
+    beast::flat_buffer buffer;
+    c.ws().read(buffer);
+    return json::parse(beast::buffers_to_string(buffer.data()));
+  };
+  send(hint);
+  send({{"id", 8}, {"cmd", "hello"}});
+  send({{"id", 9}, {"cmd", "value"}, {"sheet", "ooooo/o.ooo/oo.oo/ooo.o/oooo."}});
+  std::vector<json> lines;
+  int progress = 0;
+  while (progress < 3) {  // the hint reports while the others are answered
+    lines.push_back(read());
+    if (lines.back().contains("progress")) {
+      EXPECT_EQ(lines.back()["id"], 7);
+      ++progress;
+    }
+  }
+  bool hello = false, value = false;
+  for (const json& l : lines) {
+    hello = hello || (l["id"] == 8 && l.contains("result"));
+    value = value || (l["id"] == 9 && l.contains("result"));
+  }
+  EXPECT_TRUE(hello && value) << "answered while the hint runs";
+  send({{"id", 10}, {"cmd", "cancel"}, {"target", 7}});
+  json cancelled;
+  for (;;) {
+    json l = read();
+    if (l["id"] == 10) EXPECT_EQ(l["result"]["running"], true) << l;
+    if (l["id"] == 7 && !l.contains("progress")) {
+      cancelled = l;
+      break;
+    }
+  }
+  ASSERT_EQ(cancelled["error"]["code"], "cancelled") << cancelled;
+  EXPECT_TRUE(cancelled["error"]["partial"].contains("actions")) << cancelled;
+  EXPECT_EQ(c.Call({{"id", 11}, {"cmd", "hello"}})["id"], 11);
+}
+
 // Item 10: DNS rebinding (a name of the attacker's pointed at 127.0.0.1)
 // sends Host and Origin of that name: refused for pages and the engine.
 TEST(Server, OnlyTheHostsServedAreAccepted) {

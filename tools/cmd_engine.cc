@@ -2,14 +2,19 @@
 //
 // One JSON request per line in, one JSON reply per line out, flushed after
 // each reply; nothing else is written to stdout (table builds report on
-// stderr). Ends on {"cmd":"quit"} or at the end of input. Bounds (request
-// line 1 MiB, AI levels per game, table memory) are in docs/PROTOCOL.md.
+// stderr). Requests run through the dispatcher (protocol/dispatch.h): after
+// a hello with "protocol":3 lines are read while earlier requests run, and
+// replies (and progress messages) come in completion order. Ends on
+// {"cmd":"quit"} or at the end of input, once every request is answered.
+// Bounds (request line 1 MiB, requests in flight, AI levels per game, table
+// memory) are in docs/PROTOCOL.md.
 #include <cstdio>
 #include <iostream>
 #include <memory>
 #include <string>
 
 #include "tools/cli_common.h"
+#include "protocol/dispatch.h"
 #include "protocol/protocol.h"
 
 namespace penk::cli {
@@ -48,13 +53,17 @@ void RunEngine(const EngineArgs& a) {
   options.table_cache_mb = a.table_cache_mb;
   protocol::Session session(options);
   std::ios::sync_with_stdio(false);
+  // Called by one thread at a time (the dispatcher's lock).
+  protocol::Dispatcher dispatcher(session, [](const std::string& line, bool) {
+    std::cout << line << '\n' << std::flush;
+  });
   std::string line;
   while (!session.quit_requested() && ReadBoundedLine(std::cin, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.find_first_not_of(" \t") == std::string::npos) continue;  // blank lines are ignored
-    std::string reply = protocol::HandleLine(session, line);
-    std::cout << reply << '\n' << std::flush;
+    dispatcher.Submit(line);
   }
+  dispatcher.Drain();  // the end of input: every request answered first
 }
 
 }  // namespace

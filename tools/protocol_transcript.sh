@@ -5,7 +5,8 @@
 # most 6 free cells, named by the requests' "table") and, under the default
 # name in tables/ (for expert's tables), the full table: a partial one is
 # refused there. The full table is the one beside the binary when it has
-# been built (build/tables/), else it is built here (10-20 s).
+# been built (build/tables/), else it is built here (10-20 s). Then the
+# protocol 3 transcript (see below).
 # Usage: tools/protocol_transcript.sh [build/penk]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,3 +25,16 @@ fi
 "$penk" engine --table-dir tables --no-build <"$root/docs/examples/transcript_requests.jsonl" 2>/dev/null >replies.jsonl
 paste -d '\n' "$root/docs/examples/transcript_requests.jsonl" replies.jsonl |
   awk 'NR % 2 { print "> " $0; next } { print "< " $0 }'
+# Protocol 3 (docs/examples/transcript3_requests.jsonl): requests sent 0.2 s
+# apart without waiting for replies, into a folder where building is on (the
+# prepare builds the blocked-row table of row 1, a few seconds); every request is
+# printed, then every reply and progress line in the order they came.
+mkdir tables3
+ln -s "$(realpath "tables/$name")" "tables3/$name"
+while IFS= read -r line; do
+  printf '%s\n' "$line"
+  sleep 0.2
+done <"$root/docs/examples/transcript3_requests.jsonl" |
+  "$penk" engine --table-dir tables3 2>/dev/null >replies3.jsonl
+sed 's/^/> /' "$root/docs/examples/transcript3_requests.jsonl"
+sed 's/^/< /' replies3.jsonl

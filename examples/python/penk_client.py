@@ -20,6 +20,7 @@ import argparse
 import ctypes
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -218,21 +219,57 @@ class PenkEngine:
         self.close()
 
     def send_line(self, line):
-        """Sends a raw line; returns the parsed reply object."""
+        """Sends a raw line; returns the parsed reply object (protocol 2)."""
         self.proc.stdin.write(line + "\n")
         self.proc.stdin.flush()
+        return self.next_line()
+
+    def next_line(self):
+        """The next line the engine writes: a reply, or (protocol 3) a progress message."""
         reply = self.proc.stdout.readline()
         if not reply:
             raise RuntimeError("penk engine ended")
         return json.loads(reply)
 
     def request(self, cmd, **fields):
+        """Sends a request and waits for its reply (replies to other requests
+        in flight are kept for wait_for)."""
+        return self.wait_for(self.submit(cmd, **fields))
+
+    # Protocol 3 (docs/PROTOCOL.md "Requests in flight"): several requests
+    # in flight, replies by id in completion order, progress, cancel.
+    def use_protocol3(self):
+        self.replies = getattr(self, "replies", {})
+        return self.request("hello", protocol=3)
+
+    def submit(self, cmd, **fields):
+        """Sends a request without waiting; returns its id."""
         self.next_id += 1
-        reply = self.send_line(json.dumps({"id": self.next_id, "cmd": cmd, **fields}))
-        assert reply["id"] == self.next_id, reply
+        self.proc.stdin.write(json.dumps({"id": self.next_id, "cmd": cmd, **fields}) + "\n")
+        self.proc.stdin.flush()
+        return self.next_id
+
+    def wait_for(self, request_id, on_progress=None):
+        """Reads lines until the reply to `request_id`; progress messages go
+        to on_progress(progress), other replies are kept. Returns the result
+        or raises PenkError."""
+        replies = self.replies = getattr(self, "replies", {})
+        while request_id not in replies:
+            line = self.next_line()
+            if "progress" in line:
+                if on_progress and line["id"] == request_id:
+                    on_progress(line["progress"])
+                continue
+            replies[line["id"]] = line
+        reply = replies.pop(request_id)
         if "error" in reply:
             raise PenkError(reply["error"]["code"], reply["error"]["message"])
         return reply["result"]
+
+    def cancel(self, request_id):
+        """Stops a request in flight; True if it was running (it then
+        answers `cancelled`)."""
+        return self.request("cancel", target=request_id)["running"]
 
     def close(self):
         if self.proc.poll() is None:
@@ -381,7 +418,28 @@ def selftest(penk, libpath, workdir):
         expect_error("table_error", lib.hint, None, "12345J", table=table)
         assert engine.request("state", game=game_id)["phase"] == "over"
         checks += 1
+
+        # Protocol 3: requests in flight, answered by id; a cancel of what
+        # has already answered is not an error.
+        assert engine.use_protocol3()["protocol"] == 3
+        first = engine.submit("value", sheet=SMALL_SHEET, table=table)
+        second = engine.submit("hint", sheet=SMALL_SHEET, roll="12345J", table=table, top=1)
+        assert engine.wait_for(second)["count"] >= 1
+        assert engine.wait_for(first)["value"] > 0
+        assert engine.cancel(first) is False
+        expect_error("bad_field", engine.request, "prepare", blocked="9")
+        checks += 1
         game.close()
+    # Progress: a table built by prepare in a folder of its own (the table of
+    # rows 1-4 blocked: about two seconds) reports its positions.
+    with PenkEngine(penk, table_dir=os.path.join(workdir, "prepared")) as engine:
+        engine.use_protocol3()
+        seen = []
+        done = engine.wait_for(engine.submit("prepare", blocked="1234", progress_ms=100), seen.append)
+        assert done["tables"] == [{"blocked": "1234", "loaded": True}], done
+        assert any(p["what"].startswith("building table") and 0 < p["done"] <= p["total"] for p in seen), seen
+        checks += 1
+    shutil.rmtree(os.path.join(workdir, "prepared"), ignore_errors=True)
     lib.close()
     print(f"penk_client self-test: {checks} checks passed")
 
