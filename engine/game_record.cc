@@ -12,15 +12,23 @@ void GameRecord::OpenTurn() {
   turns_.push_back(t);
 }
 
-void GameRecord::Push(const Game& before) {
-  undo_.push_back(Snapshot{before, turns_.size(), turns_.empty() ? TurnRecord{} : turns_.back()});
+void GameRecord::Push(const Game& before, const GameStep& step) {
+  undo_.push_back(
+      Snapshot{before, turns_.size(), turns_.empty() ? TurnRecord{} : turns_.back(), step});
+}
+
+std::vector<GameStep> GameRecord::Steps() const {
+  std::vector<GameStep> steps;
+  steps.reserve(undo_.size());
+  for (const Snapshot& s : undo_) steps.push_back(s.step);
+  return steps;
 }
 
 absl::Status GameRecord::Apply(const Action& action) {
   const Game before = game_;
   // Game::Apply checks legality before changing anything: refused, nothing to record.
   if (absl::Status s = game_.Apply(action); !s.ok()) return s;
-  Push(before);
+  Push(before, GameStep{GameStep::kDecision, action, Dice{}});
   Record(before, action);
   return absl::OkStatus();
 }
@@ -28,7 +36,7 @@ absl::Status GameRecord::Apply(const Action& action) {
 absl::Status GameRecord::Roll(const Dice& six) {
   const Game before = game_;
   if (absl::Status s = game_.Roll(six); !s.ok()) return s;
-  Push(before);
+  Push(before, GameStep{GameStep::kRoll, Action{}, six});
   if (!turns_.empty()) turns_.back().rolls.push_back(six);
   return absl::OkStatus();
 }

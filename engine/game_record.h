@@ -39,14 +39,29 @@ inline constexpr int kCrossedByFailure = -1;  // the sheet's owner, by a failure
 inline constexpr int kCrossedBefore = -2;     // before the record started (a set-up position)
 inline constexpr int kNotCrossed = -3;
 
+// One step of a game, as Undo takes it back: a decision of the player to
+// move, or the six physical dice of a roll (DiceSource::kManual). With the
+// engine's dice the rolls are not steps: the seed and the decisions give them.
+struct GameStep {
+  enum Kind { kDecision, kRoll } kind = kDecision;
+  Action action;  // kDecision
+  Dice dice;      // kRoll
+  bool operator==(const GameStep&) const = default;
+};
+
 class GameRecord {
  public:
   explicit GameRecord(const Game& start);
 
   const Game& game() const { return game_; }
   const std::vector<TurnRecord>& turns() const { return turns_; }
+  // The game as it was when the record started.
+  const Game& start() const { return start_; }
   // Steps that Undo can take back.
   size_t steps() const { return undo_.size(); }
+  // Those steps in order: replayed on start() they give game() again, with
+  // the same undo (steps taken back are no longer among them).
+  std::vector<GameStep> Steps() const;
 
   // A decision of the player to move; a refused one changes nothing.
   absl::Status Apply(const Action& action);
@@ -65,9 +80,10 @@ class GameRecord {
     Game game;
     size_t turn_count;
     TurnRecord last;  // the last turn record as it was (it may be changed by the step)
+    GameStep step;    // the step taken from this state
   };
-  // Records the state before a step, for Undo.
-  void Push(const Game& before);
+  // Records the state before `step`, for Undo.
+  void Push(const Game& before, const GameStep& step);
   void OpenTurn();
   void Record(const Game& before, const Action& action);
 

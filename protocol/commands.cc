@@ -21,6 +21,7 @@
 #include "ai/rollout.h"
 #include "ai/win_ranking.h"
 #include "engine/position_check.h"
+#include "protocol/game_record_json.h"
 #include "tables/table_store.h"
 #include "protocol/hint.h"
 #include "protocol/json_text.h"
@@ -92,6 +93,13 @@ json CmdBestAction(Session& s, const Request& r) {
   json out = BestActionJson(s, g, r.String("level", ""), apply, r.work().cancel);
   if (apply) out["state"] = StateOf(s, id);
   return out;
+}
+
+// The whole game as a record (protocol/game_record_json.h), for new_game's
+// "record" to restore.
+json CmdExport(Session& s, const Request& r) {
+  const int id = GameId(r);
+  return {{"game", id}, {"record", GameRecordJson(s.FindGame(id))}};
 }
 
 json CmdCloseGame(Session& s, const Request& r) {
@@ -279,6 +287,7 @@ const std::vector<Command>& Commands() {
       {"undo", CmdUndo, {"game"}},
       {"best_action", CmdBestAction, {"game", "level", "apply"}},
       {"close_game", CmdCloseGame, {"game"}},
+      {"export", CmdExport, {"game"}},
       {"hint", CmdHint,
        {"game", "sheet", "roll", "rerolls", "top", "rules", "opponents", "last_round", "seat",
         "turns", "table", "objective", "rollouts", "candidates", "time_ms"}},

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_join.h"
 #include "engine/rules.h"
+#include "protocol/game_record_json.h"
 #include "protocol/inputs.h"
 #include "protocol/session.h"
 
@@ -57,6 +58,14 @@ void CheckKnownFields(const json& request, const char* command,
 }
 
 GameSession NewGameOf(Session& s, const Request& r) {
+  if (r.Has("record")) {
+    // The record says all of it: a field besides would be a second answer.
+    for (const char* f : {"players", "rules", "seed", "dice", "position"})
+      if (r.Has(f))
+        Fail(ErrorCode::kBadField, absl::StrCat("field \"", f, "\" cannot be given with \"record\": "
+                                                "the record says the whole game"));
+    return RestoreGame(s, r.Raw("record"));
+  }
   std::vector<std::string> players = r.StringList("players", true);
   Rules rules = RulesOrThrow(r.String("rules", ""));
   const uint64_t seed = r.Has("seed")                     ? r.Seed("seed")

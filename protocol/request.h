@@ -156,9 +156,11 @@ Position PositionOrThrow(const nlohmann::ordered_json& j);
 void CheckKnownFields(const json& request, const char* command,
                       const std::vector<const char*>& fields);
 
-// new_game's fields (docs/PROTOCOL.md): players, rules, seed, dice, position.
+// new_game's fields (docs/PROTOCOL.md): players, rules, seed, dice, position;
+// or record alone (a game given whole, protocol/game_record_json.h).
 inline const std::vector<const char*>& NewGameFields() {
-  static const std::vector<const char*> fields = {"players", "rules", "seed", "dice", "position"};
+  static const std::vector<const char*> fields = {"players", "rules", "seed", "dice", "position",
+                                                  "record"};
   return fields;
 }
 // The game those fields ask for (not yet kept by the session): the one

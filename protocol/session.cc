@@ -209,7 +209,8 @@ GameSession Session::NewGame(const std::vector<std::string>& seats, const Rules&
     game = Game::Create(static_cast<int>(checked.size()), rules, seed, dice);
     if (!game.ok()) Fail(ErrorCode::kBadField, std::string(game.status().message()));
   }
-  return GameSession{GameRecord(*game), std::move(checked), seed, {}};
+  return GameSession{GameRecord(*game), std::move(checked), seed, {},
+                     position ? std::optional<Position>(*position) : std::nullopt};
 }
 
 Action Session::BestAction(GameSession& g, const std::string& level_arg, CancelFlag cancel) {

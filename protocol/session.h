@@ -95,6 +95,10 @@ struct GameSession {
   std::vector<std::string> seats;
   uint64_t seed = 0;
   std::map<std::string, std::unique_ptr<Player>> bots;
+  // new_game's "position" as given, when the game was set up part-way: what
+  // `export` writes, since the start's dice may be the position's or the
+  // engine's first roll (which the seed gives again).
+  std::optional<Position> position;
 };
 
 class Session {

@@ -106,7 +106,7 @@ TEST(EngineProtocol, HelloNamesVersionAndLevels) {
     EXPECT_EQ(h["level_info"][i]["name"], h["levels"][i]);
   EXPECT_EQ(h["rules"]["default"], FormatRules(Rules{}));
   EXPECT_EQ(h["rules"]["variants"]["penk-lines"], json({"all", "columns"}));
-  EXPECT_EQ(h["commands"].size(), 13u);
+  EXPECT_EQ(h["commands"].size(), 14u);  // export (game records), prepare and cancel (protocol 3)
   // Every offered level has a one-line description; optimal is solitaire's alias.
   ASSERT_EQ(h["level_info"].size(), std::size(kLevels));
   for (const json& l : h["level_info"]) EXPECT_FALSE(l["description"].get<std::string>().empty()) << l;

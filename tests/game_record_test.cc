@@ -250,3 +250,60 @@ TEST(Positions, ImpossiblePositionsAreRefusedWithTheReason) {
 
 }  // namespace
 }  // namespace penk
+
+namespace penk {
+namespace {
+
+// GameRecord::Steps (issue 22 item 3, the game record): the decisions and
+// physical rolls undo can take back, in order; replayed on the start they
+// give the same game, whose next dice are the original's (engine dice: the
+// generator is part of the game), and undo takes back the same steps.
+TEST(GameRecordSteps, ReplayedOnTheStartTheyGiveTheSameGame) {
+  for (uint64_t seed = 1; seed <= 24; ++seed) {
+    const int players = 1 + seed % 4;
+    const DiceSource source = seed % 2 ? DiceSource::kEngine : DiceSource::kManual;
+    GameRecord original(*Game::Create(players, Rules{}, seed, source));
+    RandomBot bot(seed);
+    for (int step = 0; step < 40 + static_cast<int>(seed) * 5 && !original.game().over(); ++step) {
+      if (original.game().phase() == Phase::kRoll) {
+        Dice six = original.game().kept();
+        while (six.size() < kDice) six.count[(step * 7 + six.size() * 3 + seed) % kFaces] += 1;
+        ASSERT_TRUE(original.Roll(six).ok());
+      } else {
+        ASSERT_TRUE(original.Apply(bot.Decide(original.game())).ok());
+      }
+      if (step % 11 == 10) {
+        ASSERT_TRUE(original.Undo().ok());  // undone steps leave the record
+      }
+    }
+    const std::vector<GameStep> steps = original.Steps();
+    ASSERT_EQ(steps.size(), original.steps());
+    GameRecord replay(original.start());
+    for (const GameStep& s : steps)
+      ASSERT_TRUE((s.kind == GameStep::kRoll ? replay.Roll(s.dice) : replay.Apply(s.action)).ok());
+    EXPECT_EQ(Snap(replay.game()), Snap(original.game()));
+    EXPECT_EQ(replay.Steps(), steps);
+    // The same future: both play on alike.
+    GameRecord ahead = original;
+    for (int k = 0; k < 30 && !ahead.game().over() && ahead.game().phase() != Phase::kRoll; ++k) {
+      const Action a = bot.Decide(ahead.game());
+      ASSERT_TRUE(ahead.Apply(a).ok());
+      ASSERT_TRUE(replay.Apply(a).ok());
+      ASSERT_EQ(Snap(replay.game()), Snap(ahead.game()));
+    }
+    // And the same past: undo walks back through the original's states.
+    GameRecord back = original;
+    GameRecord replay_back(original.start());
+    for (const GameStep& s : steps)
+      ASSERT_TRUE((s.kind == GameStep::kRoll ? replay_back.Roll(s.dice) : replay_back.Apply(s.action)).ok());
+    while (back.steps() > 0) {
+      ASSERT_TRUE(back.Undo().ok());
+      ASSERT_TRUE(replay_back.Undo().ok());
+      ASSERT_EQ(Snap(replay_back.game()), Snap(back.game()));
+    }
+    EXPECT_EQ(Snap(back.game()), Snap(original.start()));
+  }
+}
+
+}  // namespace
+}  // namespace penk

@@ -7,6 +7,7 @@
 
 #include <bit>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -442,6 +443,97 @@ TEST(playCli, EndOfInputStopsTheGame) {
   Result mid = RunPenk("play --players bot,human --seed 4", "stop\nzzz\n");
   EXPECT_EQ(mid.exit_code, 1);
   EXPECT_NE(mid.err.find("end of input"), std::string::npos) << mid.err;
+}
+
+std::string ReadText(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string RecordPath(const std::string& tag) {
+  return testing::TempDir() + "penk_play_record_" + std::to_string(getpid()) + "_" + tag + ".json";
+}
+
+// --save / --load (issue 22 item 3): a game left with q (or at the end of
+// input) and resumed is the game played straight through: the same screen
+// from the resumed turn on, and the same record at the end.
+TEST(playCli, SaveAndLoadResumeTheGame) {
+  const std::string part = RecordPath("part"), whole = RecordPath("whole"),
+                    resumed = RecordPath("resumed");
+  Result straight =
+      RunPenk("play --players human,greedy --seed 3 --save " + whole, "stop\n3:2\nstop\nq\n");
+  ASSERT_EQ(straight.exit_code, 0) << straight.err;
+  Result first = RunPenk("play --players human,greedy --seed 3 --save " + part, "stop\n3:2\nq\n");
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  const std::string record = ReadText(part);
+  EXPECT_EQ(record.rfind("{\"format\":\"penk-game\",\"version\":1,", 0), 0u) << record;
+  EXPECT_NE(record.find("\"players\":[\"human\",\"greedy\"],\"seed\":3,"), std::string::npos)
+      << record;
+  Result second = RunPenk("play --load " + part + " --save " + resumed, "stop\nq\n");
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_EQ(second.out.rfind("seed 3\nrules line-min=3,penk-lines=all\n", 0), 0u) << second.out;
+  EXPECT_NE(second.out.find("resumed from " + part + " after "), std::string::npos) << second.out;
+  EXPECT_EQ(second.out.substr(second.out.rfind("--- round 2")),
+            straight.out.substr(straight.out.rfind("--- round 2")));
+  EXPECT_EQ(ReadText(resumed), ReadText(whole));
+  EXPECT_FALSE(std::filesystem::exists(resumed + ".tmp"));  // written through a rename
+
+  // End of input (or a crash) keeps every completed turn: here the human's
+  // and greedy's of round 1.
+  Result cut = RunPenk("play --players human,greedy --seed 3 --save " + part, "stop\n3:2\n");
+  EXPECT_EQ(cut.exit_code, 1);
+  const std::string after_cut = RunPenk("play --load " + part, "stop\nq\n").out;
+  ASSERT_NE(after_cut.find("--- round 2"), std::string::npos) << after_cut;
+  EXPECT_EQ(after_cut.substr(after_cut.find("--- round 2")),
+            second.out.substr(second.out.find("--- round 2")));
+
+  // A game of bots saved at its end loads as that end.
+  Result bots = RunPenk("play --players bot,bot --seed 7 --save " + whole);
+  ASSERT_EQ(bots.exit_code, 0) << bots.err;
+  Result end = RunPenk("play --load " + whole);
+  ASSERT_EQ(end.exit_code, 0) << end.err;
+  EXPECT_EQ(end.out.substr(end.out.find("=== game over")), bots.out.substr(bots.out.find("=== game over")));
+  for (const std::string& f : {part, whole, resumed}) std::remove(f.c_str());
+}
+
+TEST(playCli, LoadRefusesConflictsAndBadFilesWithOneLine) {
+  const std::string path = RecordPath("bad");
+  ASSERT_EQ(RunPenk("play --players bot --seed 1 --save " + path).exit_code, 0);
+  struct Case {
+    std::string args, says;
+  } cases[] = {
+      {"play --load " + path + " --players bot", "--players cannot be given with it"},
+      {"play --load " + path + " --seed 2", "--seed cannot be given with it"},
+      {"play --load " + path + " --rules line-min=2", "--rules cannot be given with it"},
+      {"play --load " + path + " --manual-dice", "--manual-dice cannot be given with it"},
+      {"play --load /nonexistent/record.json", "is not a readable file"},
+      {"play --load " + testing::TempDir(), "is not a readable file"},
+      {"play --save /nonexistent/dir/record.json --players bot --seed 1", "--save: cannot write"},
+  };
+  for (const Case& c : cases) {
+    Result r = RunPenk(c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.args;
+    EXPECT_EQ(Lines(r.err), 1) << c.args << ": " << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << c.args << ": " << r.err;
+  }
+  const std::pair<const char*, const char*> files[] = {
+      {"not json", "is not valid JSON"},
+      {"{\"format\":\"pgn\"}", "field \"format\" must be \"penk-game\""},
+      {"{\"format\":\"penk-game\",\"version\":1,\"players\":[\"bot\"],\"seed\":1,"
+       "\"steps\":[{\"action\":\"stop\"},{\"action\":\"9:9\"}]}",
+       "record: step 2 (action \"9:9\")"},
+  };
+  for (const auto& [text, says] : files) {
+    std::ofstream(path, std::ios::trunc) << text;
+    Result r = RunPenk("play --load " + path);
+    EXPECT_EQ(r.exit_code, 2) << text;
+    EXPECT_EQ(Lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+  std::remove(path.c_str());
 }
 
 TEST(playCli, BadPlayersExit2WithOneLine) {

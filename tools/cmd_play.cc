@@ -1,11 +1,14 @@
 // `penk play`: a whole game in the terminal, humans and built-in bots.
 //
-//   penk play --players human,bot [--seed N] [--rules ...]
+//   penk play --players human,bot [--seed N] [--rules ...] [--save FILE]
+//   penk play --load FILE [--save FILE]
 //
 // Every turn shows whose turn it is, all sheets side by side, the scores, each
 // roll and the rerolls left; bots print their decisions, humans are prompted
 // on stdin (R7 notation). The seed is printed first so a game can be replayed;
 // with only bots the whole output is a function of the seed and the rules.
+// --save writes the game record (protocol/game_record_json.h) after every
+// turn and on leaving; --load resumes the game of a record.
 // Exit code: 0 after a finished game (or `q`), 1 on end of input, 2 on bad
 // options.
 #include <algorithm>
@@ -14,10 +17,14 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <unistd.h>
@@ -44,7 +51,9 @@
 #include "ai/player_list.h"
 #include "nlohmann/json.hpp"
 #include "protocol/errors.h"
+#include "protocol/game_record_json.h"
 #include "protocol/hint.h"
+#include "protocol/json_text.h"
 #include "protocol/session.h"
 #include "tools/cli_common.h"
 
@@ -57,6 +66,34 @@ struct PlayArgs {
   uint64_t seed = 0;
   bool manual_dice = false;
   size_t table_cache_mb = TableCache::kDefaultCapMegabytes;
+  std::string save, load;  // --save / --load: a game record file (empty: none)
+};
+
+// A record file is a few KB; a bigger one is not ours.
+constexpr uintmax_t kMaxRecordFileBytes = 1 << 20;
+
+// --save: the game record written to `path` through a temporary file
+// beside it and a rename, so a crash or a quit mid-write leaves the last
+// whole record, never half of one.
+struct RecordSaver {
+  std::string path;  // empty: --save not given
+  const protocol::GameSession* game = nullptr;
+
+  void operator()() const {
+    if (path.empty() || !game) return;
+    const std::string text = protocol::GameRecordJson(*game).dump() + "\n";
+    const std::string tmp = path + ".tmp";
+    {
+      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+      out << text;
+      out.close();
+      if (!out) throw UsageError{absl::StrCat("--save: cannot write ", QuotedInput(tmp))};
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    if (ec)
+      throw UsageError{absl::StrCat("--save: cannot write ", QuotedInput(path), ": ", ec.message())};
+  }
 };
 
 struct Seat {
@@ -249,7 +286,9 @@ std::optional<std::string> ReadLine() {
   return std::string(absl::StripAsciiWhitespace(line));
 }
 
-[[noreturn]] void EndOfInput(const Game& game, const std::vector<Seat>& seats) {
+[[noreturn]] void EndOfInput(const Game& game, const std::vector<Seat>& seats,
+                             const RecordSaver& save) {
+  save();
   std::printf("\n");
   std::fflush(stdout);
   std::fprintf(stderr, "penk: end of input while waiting for %s: game abandoned in round %d\n",
@@ -268,7 +307,7 @@ bool IsUndo(absl::string_view line) {
 // every seat (the AIs decide, the players roll for them), until they are
 // a legal roll (six dice containing the ones kept, R2.2). False when the
 // player asks to undo instead.
-bool GiveDice(GameRecord& record, const std::vector<Seat>& seats) {
+bool GiveDice(GameRecord& record, const std::vector<Seat>& seats, const RecordSaver& save) {
   const Game& game = record.game();
   while (game.phase() == Phase::kRoll) {
     const Dice kept = game.kept();
@@ -280,10 +319,11 @@ bool GiveDice(GameRecord& record, const std::vector<Seat>& seats) {
                             : "");
     std::fflush(stdout);
     std::optional<std::string> line = ReadLine();
-    if (!line) EndOfInput(game, seats);
+    if (!line) EndOfInput(game, seats, save);
     if (!isatty(STDIN_FILENO)) std::printf("%s\n", line->c_str());
     if (IsUndo(*line)) return false;
     if (absl::AsciiStrToLower(*line) == "q") {
+      save();
       std::printf("game abandoned in round %d\n", game.round());
       std::fflush(stdout);
       std::exit(0);
@@ -309,7 +349,7 @@ bool GiveDice(GameRecord& record, const std::vector<Seat>& seats) {
 // Prompts a human until a legal decision is applied. Returns it, or nothing
 // when the human asks to undo.
 std::optional<Action> HumanTurn(GameRecord& record, const std::vector<Seat>& seats,
-                                const std::shared_ptr<TableCache>& tables) {
+                                const std::shared_ptr<TableCache>& tables, const RecordSaver& save) {
   const Game& game = record.game();
   const int p = game.current();
   for (;;) {
@@ -321,7 +361,7 @@ std::optional<Action> HumanTurn(GameRecord& record, const std::vector<Seat>& sea
                   Label(seats, p).c_str(), FormatDice(game.dice()).c_str());
     std::fflush(stdout);
     std::optional<std::string> line = ReadLine();
-    if (!line) EndOfInput(game, seats);
+    if (!line) EndOfInput(game, seats, save);
     if (!isatty(STDIN_FILENO)) std::printf("%s\n", line->c_str());  // a scripted game reads well
     const std::string lower = absl::AsciiStrToLower(*line);
     if (lower == "?" || lower == "help") {  // the advisor's ranked options, then the syntax
@@ -330,6 +370,7 @@ std::optional<Action> HumanTurn(GameRecord& record, const std::vector<Seat>& sea
     }
     if (IsUndo(lower)) return std::nullopt;
     if (lower == "q" || lower == "quit") {
+      save();
       std::printf("%s quits: game abandoned in round %d\n", Label(seats, p).c_str(),
                   game.round());
       std::fflush(stdout);
@@ -355,8 +396,8 @@ std::optional<Action> HumanTurn(GameRecord& record, const std::vector<Seat>& sea
 // The decision of player p, applied: a bot's (an illegal one is an internal
 // error, exit 3) or the human's, asked until legal (nothing: undo asked).
 std::optional<Action> Decide(GameRecord& record, const std::vector<Seat>& seats, int p,
-                             const std::shared_ptr<TableCache>& tables) {
-  if (!seats[p].bot) return HumanTurn(record, seats, tables);
+                             const std::shared_ptr<TableCache>& tables, const RecordSaver& save) {
+  if (!seats[p].bot) return HumanTurn(record, seats, tables, save);
   const Action action = seats[p].bot->Decide(record.game());
   if (absl::Status status = record.Apply(action); !status.ok()) {
     std::fflush(stdout);
@@ -439,16 +480,73 @@ void PrintFinal(const Game& game, const std::vector<Seat>& seats) {
                 Plural(best, "point", "points").c_str());
 }
 
-void RunPlay(const PlayArgs& a, bool seed_given) {
-  const std::vector<std::string> names = ParseSeatList(a.players);
+// Which of the options that set up a game were given (--load refuses them).
+struct GivenFlags {
+  bool players = false, seed = false, rules = false, manual_dice = false;
+};
+
+// A new game of --players, --seed, --rules and --manual-dice.
+protocol::GameSession NewPlayGame(const PlayArgs& a, const GivenFlags& given) {
+  if (!given.players)
+    throw UsageError{"--players is required (1-4 players, e.g. human,expert), or --load FILE"};
+  std::vector<std::string> names = ParseSeatList(a.players);
   const Rules rules = OrFail(ParseRules(a.rules));
-  // optimal, expert and the advisor (?) use the exact tables
-  const std::shared_ptr<TableCache> tables = CommandTableCache(a.table_cache_mb);
   uint64_t seed = a.seed;
-  if (!seed_given)
+  if (!given.seed)
     seed = static_cast<uint64_t>(
                std::chrono::system_clock::now().time_since_epoch() / std::chrono::nanoseconds(1)) %
            1000000000ULL;
+  const Game start = OrFail(Game::Create(static_cast<int>(names.size()), rules, seed,
+                                         a.manual_dice ? DiceSource::kManual : DiceSource::kEngine));
+  return protocol::GameSession{GameRecord(start), std::move(names), seed, {}, std::nullopt};
+}
+
+// The game of the record in `path` (--load), replayed to where it was:
+// a UsageError naming the file and what is wrong with it.
+protocol::GameSession LoadGame(const std::string& path, const GivenFlags& given,
+                               const std::shared_ptr<TableCache>& tables) {
+  const std::pair<const char*, bool> flags[] = {{"--players", given.players},
+                                                {"--seed", given.seed},
+                                                {"--rules", given.rules},
+                                                {"--manual-dice", given.manual_dice}};
+  for (const auto& [flag, set] : flags)
+    if (set)
+      throw UsageError{absl::StrCat("--load: ", flag, " cannot be given with it: the record gives "
+                                    "the players, seed, rules and dice")};
+  const std::string quoted = QuotedInput(path);
+  std::error_code ec;
+  // Only a regular file: a FIFO or a device would block or never end.
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw UsageError{absl::StrCat("--load: ", quoted, " is not a readable file",
+                                  ec ? absl::StrCat(" (", ec.message(), ")") : "")};
+  const uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec || size > kMaxRecordFileBytes)
+    throw UsageError{absl::StrCat("--load: ", quoted, " is not a game record (larger than ",
+                                  kMaxRecordFileBytes, " bytes)")};
+  std::ifstream in(path, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in && !in.eof()) throw UsageError{absl::StrCat("--load: cannot read ", quoted)};
+  absl::StatusOr<nlohmann::ordered_json> record = protocol::ParseBoundedJson(text);
+  if (!record.ok())
+    throw UsageError{absl::StrCat("--load: ", quoted, " is ", record.status().message())};
+  protocol::SessionOptions options;
+  options.shared_tables = tables;  // unused by a replay, but never a second cache
+  protocol::Session session(options);
+  try {
+    return protocol::RestoreGame(session, *record);
+  } catch (const protocol::EngineError& e) {
+    throw UsageError{absl::StrCat("--load: ", quoted, ": ", e.message)};
+  }
+}
+
+void RunPlay(const PlayArgs& a, const GivenFlags& given) {
+  // optimal, expert and the advisor (?) use the exact tables
+  const std::shared_ptr<TableCache> tables = CommandTableCache(a.table_cache_mb);
+  protocol::GameSession g = a.load.empty() ? NewPlayGame(a, given) : LoadGame(a.load, given, tables);
+  // A loaded record's seats are checked as --players is.
+  const std::vector<std::string> names = ParseSeatList(absl::StrJoin(g.seats, ","));
+  const Rules rules = g.game().rules();
+  const uint64_t seed = g.seed;
   const std::vector<std::string> people =
       a.names.empty() ? std::vector<std::string>(names.size()) : ParseNames(a.names, names.size());
   std::vector<Seat> seats;
@@ -459,17 +557,18 @@ void RunPlay(const PlayArgs& a, bool seed_given) {
           OrFail(MakeBot(names[i], rules, seed ^ (0x9e3779b97f4a7c15ULL * (i + 1)), tables));
     seats.push_back(std::move(seat));
   }
-  const Game start = OrFail(Game::Create(static_cast<int>(seats.size()), rules, seed,
-                                         a.manual_dice ? DiceSource::kManual : DiceSource::kEngine));
-
   std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
   std::printf("rules %s\n", FormatRules(rules).c_str());
   std::vector<std::string> labels;
-  for (int p = 0; p < start.players(); ++p) labels.push_back(Label(seats, p));
+  for (int p = 0; p < g.game().players(); ++p) labels.push_back(Label(seats, p));
   std::printf("players: %s\n", absl::StrJoin(labels, ", ").c_str());
+  if (!a.load.empty())
+    std::printf("resumed from %s after %s\n", a.load.c_str(),
+                Plural(static_cast<int>(g.record.steps()), "step", "steps").c_str());
 
-  GameRecord record(start);
+  GameRecord& record = g.record;
   const Game& game = record.game();
+  const RecordSaver save{a.save, &g};
   int shown_turn = -1;  // the turn whose header is printed (turns played so far)
   while (!game.over()) {
     const int p = game.current();
@@ -477,12 +576,13 @@ void RunPlay(const PlayArgs& a, bool seed_given) {
     for (int q = 0; q < game.players(); ++q) turns_played += game.turns(q);
     if (turns_played != shown_turn) {  // a new turn, or the position after an undo
       shown_turn = turns_played;
+      save();  // every completed turn is kept (and an undo's result)
       std::printf("\n--- round %d: %s ---\n", game.round(), Label(seats, p).c_str());
       PrintSheets(game, seats);
       if (game.phase() != Phase::kRoll) std::printf("%s\n", RollLine(game, RollNumber(record)).c_str());
     }
     if (game.phase() == Phase::kRoll) {
-      if (!GiveDice(record, seats)) {
+      if (!GiveDice(record, seats, save)) {
         UndoToHuman(record, seats, shown_turn);
         continue;
       }
@@ -490,7 +590,7 @@ void RunPlay(const PlayArgs& a, bool seed_given) {
       continue;
     }
     if (game.phase() == Phase::kKeep) {  // R2.2: keeps until the dice are final
-      const std::optional<Action> action = Decide(record, seats, p, tables);
+      const std::optional<Action> action = Decide(record, seats, p, tables, save);
       if (!action) {
         UndoToHuman(record, seats, shown_turn);
         continue;
@@ -511,7 +611,7 @@ void RunPlay(const PlayArgs& a, bool seed_given) {
     const bool last_round_before = game.last_round();
     int turns_before[kMaxPlayers];
     for (int q = 0; q < game.players(); ++q) turns_before[q] = game.turns(q);
-    const std::optional<Action> decided = Decide(record, seats, p, tables);
+    const std::optional<Action> decided = Decide(record, seats, p, tables, save);
     if (!decided) {
       UndoToHuman(record, seats, shown_turn);
       continue;
@@ -561,6 +661,7 @@ void RunPlay(const PlayArgs& a, bool seed_given) {
       if (q != p && game.turns(q) > turns_before[q])
         std::printf("%s has no free cell left and passes (R3.6)\n", Label(seats, q).c_str());
   }
+  save();
   PrintFinal(game, seats);
 }
 
@@ -572,8 +673,7 @@ void RegisterPlay(CLI::App& app) {
       "play", "play a game in the terminal: humans (stdin) against AIs (? shows the advisor, undo takes back)");
   play->add_option("--players", args->players,
                    absl::StrCat("1-4 comma-separated players from ", AllowedPlayerNames(true),
-                                "; e.g. human,expert"))
-      ->required();
+                                "; e.g. human,expert (required unless --load)"));
   CLI::Option* seed = play->add_option("--seed", args->seed,
                                        "random seed (default: from the clock; printed first)")
                              ->check(SeedNotNegative());
@@ -585,7 +685,20 @@ void RegisterPlay(CLI::App& app) {
                  "physical dice: before every roll, type the six dice on the table (for every "
                  "seat: the AIs decide, you roll for them)");
   AddTableCacheOption(play, &args->table_cache_mb);
-  play->callback([args, seed] { RunPlay(*args, seed->count() > 0); });
+  play->add_option("--save", args->save,
+                   "write the game record (JSON, docs/PROTOCOL.md) to FILE after every turn and "
+                   "on leaving, so the game can be resumed with --load");
+  play->add_option("--load", args->load,
+                   "resume the game of a record (from --save or the engine's export); its "
+                   "players, seed, rules and dice come from it");
+  play->callback([args, seed, play] {
+    GivenFlags given;
+    given.players = play->get_option("--players")->count() > 0;
+    given.seed = seed->count() > 0;
+    given.rules = play->get_option("--rules")->count() > 0;
+    given.manual_dice = play->get_option("--manual-dice")->count() > 0;
+    RunPlay(*args, given);
+  });
 }
 
 }  // namespace penk::cli

@@ -142,8 +142,12 @@ class PenkLibrary:
         return LibraryGame(self, players, rules, seed)
 
     def new_game_with(self, **options):
-        """A game with everything new_game takes: players, rules, seed, dice, position."""
+        """A game with everything new_game takes: players, rules, seed, dice, position (or record)."""
         return LibraryGame(self, options=options)
+
+    def new_game_from_record(self, record):
+        """The game of a record (`export`, `penk play --save`), restored with its undo."""
+        return LibraryGame(self, options={"record": record})
 
     def request(self, line):
         """One protocol request through the C door; the reply object."""
@@ -271,6 +275,10 @@ class PenkEngine:
         answers `cancelled`)."""
         return self.request("cancel", target=request_id)["running"]
 
+    def export(self, game):
+        """The whole game as a record (docs/PROTOCOL.md), for new_game's "record"."""
+        return self.request("export", game=game)["record"]
+
     def close(self):
         if self.proc.poll() is None:
             try:
@@ -390,6 +398,17 @@ def selftest(penk, libpath, workdir):
             manual.undo()
         state.pop("game")
         assert manual.state() == state and state["phase"] != "over", state
+        # The game as a record, from the engine into the library: the same
+        # game, whose undo takes back the same steps.
+        record = engine.export(manual_id)
+        assert record["format"] == "penk-game" and record["dice"] == "manual", record
+        restored = lib.new_game_from_record(record)
+        assert restored.state() == state, (restored.state(), state)
+        state = engine.request("undo", game=manual_id)
+        state.pop("game")
+        restored.undo()
+        assert restored.state() == state, (restored.state(), state)
+        restored.close()
         manual.close()
         checks += 1
 
