@@ -40,22 +40,6 @@ json StepJson(const GameStep& step) {
   return {{"action", stop ? "stop" : FormatAction(step.action)}};
 }
 
-// An integer, or a decimal string for seeds a JSON double cannot hold.
-uint64_t SeedOf(const json& v) {
-  if (v.is_number_unsigned()) return v.get<uint64_t>();
-  if (v.is_number_integer() && v.get<int64_t>() >= 0) return static_cast<uint64_t>(v.get<int64_t>());
-  uint64_t seed = 0;
-  if (v.is_string()) {
-    const std::string text = v.get<std::string>();
-    const bool digits = !text.empty() && text.size() <= 20 &&
-                        std::all_of(text.begin(), text.end(), absl::ascii_isdigit);
-    if (digits && absl::SimpleAtoi(text, &seed)) return seed;
-  }
-  Fail(ErrorCode::kBadField,
-       "field \"seed\" must be an integer 0..18446744073709551615 or such a number as a decimal "
-       "string");
-}
-
 // One step as written: its kind and text; the game says whether it is legal.
 struct WrittenStep {
   bool roll = false;
@@ -116,7 +100,7 @@ WrittenGame WrittenGameOf(const json& record) {
   w.players = r.StringList("players", true);
   w.rules = RulesOrThrow(r.String("rules", ""));
   if (!r.Has("seed")) Fail(ErrorCode::kBadField, "missing field \"seed\" (the game's dice come from it)");
-  w.seed = SeedOf(r.Raw("seed"));
+  w.seed = Request::SeedOf("seed", r.Raw("seed"));
   const std::string dice = r.String("dice", "engine");
   if (dice != "engine" && dice != "manual")
     Fail(ErrorCode::kBadField,
@@ -137,8 +121,7 @@ WrittenGame WrittenGameOf(const json& record) {
 
 json GameRecordJson(const GameSession& g) {
   const Game& start = g.record.start();
-  // Below 2^53 the seed is a number (JSON.parse keeps it); above, a string.
-  const json seed = g.seed < kExactSeedLimit ? json(g.seed) : json(std::to_string(g.seed));
+  const json seed = SeedJson(g.seed);  // a string from 2^53 on
   json out = {{"format", kRecordFormat},
               {"version", kRecordVersion},
               {"rules", FormatRules(start.rules())},

@@ -29,10 +29,6 @@ inline constexpr int kRecordVersion = 1;
 // A game has at most a few hundred steps (4 seats x 25 turns, R3.6, each at
 // most 3 rolls, 2 keeps and a marking, R2.2, R3): more is not a game.
 inline constexpr size_t kMaxRecordSteps = 10'000;
-// Seeds at or above this are written as decimal strings: a JSON double (a
-// JavaScript number) holds integers exactly only below it.
-inline constexpr uint64_t kExactSeedLimit = uint64_t{1} << 53;
-
 // The record of `g`: its seats, seed, rules, dice source, its position as
 // given (if any) and the steps undo can take back.
 nlohmann::ordered_json GameRecordJson(const GameSession& g);

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/score.h"
 #include "protocol/inputs.h"
+#include "protocol/request.h"
 
 namespace penk::protocol {
 
@@ -119,7 +120,7 @@ json Session::StateJson(const GameSession& g) {
   }
   const bool rolling = game.phase() == Phase::kKeep || game.phase() == Phase::kMark;
   json state = {{"rules", FormatRules(game.rules())},
-                {"seed", g.seed},
+                {"seed", SeedJson(g.seed)},  // a string from 2^53 on (JavaScript)
                 {"dice_source", game.dice_source() == DiceSource::kManual ? "manual" : "engine"},
                 {"players", players},
                 {"current", game.over() ? json(nullptr) : json(game.current())},

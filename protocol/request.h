@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
@@ -77,12 +78,24 @@ class Request {
     return IntOf(name, j_.at(name), lo, hi);
   }
 
-  uint64_t Seed(const char* name) const {
-    const json& v = j_.at(name);
+  uint64_t Seed(const char* name) const { return SeedOf(name, j_.at(name)); }
+
+  // A seed (issue 22 item 2): an integer, or the same number as a decimal
+  // string, which a JavaScript client keeps exactly from 2^53 on.
+  static uint64_t SeedOf(const char* name, const json& v) {
     if (v.is_number_unsigned()) return v.get<uint64_t>();
-    if (v.is_number_integer() && v.get<int64_t>() >= 0) return v.get<int64_t>();
+    if (v.is_number_integer() && v.get<int64_t>() >= 0) return static_cast<uint64_t>(v.get<int64_t>());
+    uint64_t seed = 0;
+    if (v.is_string()) {
+      const std::string text = v.get<std::string>();
+      const bool digits = !text.empty() && text.size() <= 20 &&
+                          text.find_first_not_of("0123456789") == std::string::npos;
+      if (digits && absl::SimpleAtoi(text, &seed)) return seed;
+    }
     Fail(ErrorCode::kBadField,
-         absl::StrCat("field \"", name, "\" must be an integer 0..18446744073709551615"));
+         absl::StrCat("field \"", name,
+                      "\" must be an integer 0..18446744073709551615 or such a number as a "
+                      "decimal string"));
   }
 
   bool Bool(const char* name, bool fallback) const {
@@ -146,6 +159,14 @@ class Request {
   const json& j_;
   RequestWork work_;
 };
+
+// Seeds below this are JSON numbers in replies; from it on decimal strings:
+// a JSON double holds integers exactly only up to 2^53.
+inline constexpr uint64_t kExactSeedLimit = uint64_t{1} << 53;
+// A seed as replies write it (the state, the record): the one writer.
+inline json SeedJson(uint64_t seed) {
+  return seed < kExactSeedLimit ? json(seed) : json(std::to_string(seed));
+}
 
 // new_game's "position" object (engine/game.h Position); throws kBadField.
 Position PositionOrThrow(const nlohmann::ordered_json& j);

@@ -294,15 +294,25 @@ TEST(EngineProtocol, NewGameErrors) {
   EXPECT_EQ(code({{"players", {"human"}}, {"rules", "line-min=9"}}), "bad_position");
   EXPECT_EQ(code({{"players", {"human"}}, {"rules", 3}}), "bad_field");
   EXPECT_EQ(code({{"players", {"human"}}, {"seed", -1}}), "bad_field");
-  EXPECT_EQ(code({{"players", {"human"}}, {"seed", "7"}}), "bad_field");
+  for (const char* bad : {"", "x7", "-1", " 7", "18446744073709551616"})  // a seed as digits only
+    EXPECT_EQ(code({{"players", {"human"}}, {"seed", bad}}), "bad_field") << bad;
   EXPECT_EQ(code({{"players", {"human"}}, {"seed", 1.5}}), "bad_field");
   // Rules variants and a seed beyond 2^63 are accepted; no seed: a random one.
   json r = Call(s, {{"id", 1}, {"cmd", "new_game"}, {"players", {"HUMAN"}},
                     {"rules", "penk-lines=columns,line-min=1"}, {"seed", 18446744073709551615ull}});
   ASSERT_TRUE(r.contains("result")) << r;
   EXPECT_EQ(r["result"]["rules"], "line-min=1,penk-lines=columns");
-  EXPECT_EQ(r["result"]["seed"], 18446744073709551615ull);
+  // From 2^53 on the state shows the seed as a string (issue 22 item 2),
+  // which new_game takes back.
+  EXPECT_EQ(r["result"]["seed"], "18446744073709551615");
   EXPECT_EQ(r["result"]["players"][0]["seat"], "human");
+  {  // the string form gives the same game (another session: max_games = 2 here)
+    Session other(o);
+    json again = Call(other, {{"id", 1}, {"cmd", "new_game"}, {"players", {"HUMAN"}},
+                              {"rules", "penk-lines=columns,line-min=1"}, {"seed", "18446744073709551615"}});
+    ASSERT_TRUE(again.contains("result")) << again;
+    EXPECT_EQ(again["result"], r["result"]);
+  }
   r = Call(s, {{"id", 1}, {"cmd", "new_game"}, {"players", {"random"}}});
   ASSERT_TRUE(r.contains("result")) << r;
   EXPECT_TRUE(r["result"]["seed"].is_number_unsigned());
