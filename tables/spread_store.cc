@@ -5,6 +5,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "tables/progress_line.h"
 #include "tables/table_file.h"
 #include "tables/table_store.h"
 
@@ -121,16 +122,17 @@ absl::StatusOr<SpreadTable> LoadOrBuildSpreadTable(const SolitaireTable& values,
   // A folder we cannot write is said before the build (as for value tables).
   const absl::Status writable =
       ours ? FolderWritable(std::filesystem::path(path).parent_path().string()) : absl::OkStatus();
+  // Above any progress bar on stderr, not through it (ProgressLine).
   if (ours && !writable.ok())
-    std::fprintf(stderr, "penk: no %s; building it for this process only (%s)\n", what.c_str(),
-                 std::string(writable.message()).c_str());
+    ProgressLine::Message(stderr, absl::StrCat("penk: no ", what, "; building it for this process only (",
+                                               writable.message(), ")"));
   else if (ours)
-    std::fprintf(stderr, "penk: no %s; building it (once, a few seconds)\n", what.c_str());
+    ProgressLine::Message(stderr, absl::StrCat("penk: no ", what, "; building it (once, a few seconds)"));
   else
-    std::fprintf(stderr,
-                 "penk: no %s; building it for this command (make it once "
-                 "with: penk tables build --out %s)\n",
-                 what.c_str(), base.c_str());
+    ProgressLine::Message(stderr, absl::StrCat("penk: no ", what,
+                                               "; building it for this command (make it once with: "
+                                               "penk tables build --out ",
+                                               base, ")"));
   SpreadTable spreads = BuildSpreadWithProgress(values, isatty(2));
   if (ours && writable.ok()) {
     absl::Status saved = WriteSpreadTable(spreads, path, mean_path);

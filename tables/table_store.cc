@@ -131,15 +131,16 @@ absl::StatusOr<SolitaireTable> LoadOrBuildDefaultTable(const Rules& rules, const
       blocked_rows ? absl::StrCat("; games with opponents need up to 31 such tables: make them "
                                   "all at once with: ", TableBuildCommand(rules, objective, dir))
                    : "";
+  // Above any progress bar on stderr, not through it (ProgressLine).
   if (writable.ok())
-    std::fprintf(stderr, "penk: no table at %s; building it (once, a few seconds)%s\n", path.c_str(),
-                 all.c_str());
+    ProgressLine::Message(stderr, absl::StrCat("penk: no table at ", path,
+                                               "; building it (once, a few seconds)", all));
   else
-    std::fprintf(stderr,
-                 "penk: no table at %s; building it for this process only (%s); make the "
-                 "tables once in a writable folder (PENK_TABLE_DIR) with: %s\n",
-                 path.c_str(), std::string(writable.message()).c_str(),
-                 TableBuildCommand(rules, objective, "DIR").c_str());
+    ProgressLine::Message(
+        stderr, absl::StrCat("penk: no table at ", path, "; building it for this process only (",
+                             writable.message(),
+                             "); make the tables once in a writable folder (PENK_TABLE_DIR) with: ",
+                             TableBuildCommand(rules, objective, "DIR")));
   SolitaireTable table =
       BuildTableWithProgress(rules, kRows * kColumns, isatty(2), blocked_rows, objective);
   if (writable.ok()) {

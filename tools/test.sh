@@ -6,8 +6,9 @@
 #     (build-asan/, -DPENK_SANITIZE=ON): any report fails its test;
 #  3. under ThreadSanitizer (build-tsan/, -DPENK_TSAN=ON) only the tests whose
 #     point is threads: libpenk's handles on threads of their own
-#     (capi_threads) and the server (server_test). The other tests run one
-#     thread of ours, or OpenMP, whose uninstrumented runtime TSan cannot see.
+#     (capi_threads), the server (server_test) and requests in flight
+#     (dispatch_test, protocol 3). The other tests run one thread of ours,
+#     or OpenMP, whose uninstrumented runtime TSan cannot see.
 # Each pass ends with ctest's summary line ("100% tests passed, ...").
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -50,7 +51,7 @@ mkdir -p build-tsan
 if ! { cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPENK_TSAN=ON -DPENK_MAX_ISA=baseline \
          -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" \
          -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON &&
-       cmake --build build-tsan -j "$jobs" --target penk capi_threads server_test; } \
+       cmake --build build-tsan -j "$jobs" --target penk capi_threads server_test dispatch_test; } \
     >build-tsan/build.log 2>&1; then
   tail -n 40 build-tsan/build.log >&2
   echo "test: the ThreadSanitizer build failed; full log in build-tsan/build.log" >&2
@@ -59,4 +60,4 @@ fi
 # One OpenMP thread: libgomp is not instrumented, and its own synchronisation
 # would be reported as races. Any report exits 66 and fails its test.
 OMP_NUM_THREADS=1 TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:exitcode=66:second_deadlock_stack=1} \
-  ctest --test-dir build-tsan --output-on-failure -j "$jobs" -R '^(capi_threads|Server\..*|ServerTables\..*)$'
+  ctest --test-dir build-tsan --output-on-failure -j "$jobs" -R '^(capi_threads|Server\..*|ServerTables\..*|Dispatch\..*)$'
