@@ -155,14 +155,16 @@ void Dispatcher::Submit(absl::string_view line, Sink sink) {
              sink);
         return;
       }
-    if (jobs_.size() >= limits_.max_in_flight) {
-      Send(ErrorReply(id, ErrorCode::kLimit,
-                      absl::StrCat("at most ", limits_.max_in_flight,
-                                   " requests in flight (cancelled ones count until their work "
-                                   "ends); wait for a reply first")),
-           sink);
-      return;
-    }
+  }
+  // In protocol 2 too: requests answered time_out whose table builds still
+  // run count, so that a client cannot pile up threads one request at a time.
+  if (jobs_.size() >= limits_.max_in_flight) {
+    Send(ErrorReply(id, ErrorCode::kLimit,
+                    absl::StrCat("at most ", limits_.max_in_flight,
+                                 " requests in flight (cancelled or timed-out ones count until "
+                                 "their work ends); wait for a reply first")),
+         sink);
+    return;
   }
   auto job = std::make_shared<Job>();
   job->request = std::move(request);

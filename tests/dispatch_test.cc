@@ -260,6 +260,32 @@ TEST(Dispatch, TimeMsBoundsATableLoadThatGoesOnInTheBackground) {
   EXPECT_EQ(loads.load(), 1);
 }
 
+// Protocol 2 cannot pile up threads either: requests answered time_out whose
+// loads still run count against the bound.
+TEST(Dispatch, TimedOutWorkCountsUntilItEnds) {
+  std::atomic<int> loads{0};
+  SessionOptions o;
+  o.shared_tables = std::make_shared<TableCache>(SlowLoader(1000, &loads), size_t{1} << 30);
+  DispatchLimits limits;
+  limits.max_in_flight = 2;
+  Fixture f(o, limits);
+  for (int i = 0; i < 3; ++i)
+    f.Send({{"id", i}, {"cmd", "prepare"}, {"blocked", std::string(1, static_cast<char>('1' + i))},
+            {"time_ms", 1}});
+  const std::vector<json> lines = f.lines.all();
+  ASSERT_EQ(lines.size(), 3u) << "protocol 2: each answered before the next";
+  EXPECT_EQ(lines[0]["error"]["code"], "time_out");
+  EXPECT_EQ(lines[1]["error"]["code"], "time_out");
+  EXPECT_EQ(lines[2]["error"]["code"], "limit") << lines[2];
+  f.dispatcher.Drain();
+  EXPECT_EQ(loads.load(), 2);
+  // The loads ended in the background: the tables are there, and the bound free.
+  f.Send({{"id", 9}, {"cmd", "prepare"}, {"blocked", {"1", "2"}}, {"time_ms", 1000}});
+  EXPECT_EQ(ReplyTo(f.lines.all(), 9)["result"]["tables"],
+            json::parse(R"([{"blocked":"1","loaded":false},{"blocked":"2","loaded":false}])"))
+      << ReplyTo(f.lines.all(), 9);
+}
+
 // prepare loads the tables asked for, with progress, once; "all" means the
 // 32 sets of blocked rows (R4.2).
 TEST(Dispatch, PrepareLoadsTablesWithProgress) {
