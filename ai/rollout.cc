@@ -159,11 +159,13 @@ absl::StatusOr<RolloutResult> Rollout(const Game& position, const std::vector<Ac
   std::string error;
   bool cancelled = false;
   // Progress in trials: a dropped candidate's trials count as done.
-  auto report = [&] {
-    if (!o.progress) return;
+  auto played = [&] {
     int64_t done = 0;
     for (int i = 0; i < c; ++i) done += alive[i] ? run[i].n : o.trials;
-    o.progress->Update(done, static_cast<int64_t>(c) * o.trials);
+    return done;
+  };
+  auto report = [&] {
+    if (o.progress) o.progress->Update(played(), static_cast<int64_t>(c) * o.trials);
   };
   if (o.progress)
     o.progress->Set(absl::StrCat("rollouts of ", c, " candidates by ", o.policy), 0,
@@ -175,6 +177,9 @@ absl::StatusOr<RolloutResult> Rollout(const Game& position, const std::vector<Ac
       if (alive[i]) live.push_back(i);
     std::fill(round.begin(), round.end(), TrialOutcome{});
     const int64_t jobs = static_cast<int64_t>(live.size()) * count;
+    // Progress trial by trial (a round of a slow policy takes long).
+    const int64_t played_before = o.progress ? played() : 0;
+    std::atomic<int64_t> finished{0};
     std::atomic<bool> stop{false};
     std::mutex mutex;
 #pragma omp parallel for num_threads(o.threads) schedule(dynamic, 1)
@@ -189,6 +194,8 @@ absl::StatusOr<RolloutResult> Rollout(const Game& position, const std::vector<Ac
       try {
         round[static_cast<size_t>(i) * kRound + t] =
             PlayTrial(*start, candidates[i], o, t0_trial + t, offset);
+        if (o.progress)
+          o.progress->Update(played_before + ++finished, static_cast<int64_t>(c) * o.trials);
       } catch (const TableUnavailable& e) {  // the table's problem, not the query's
         std::lock_guard<std::mutex> lock(mutex);
         if (error.empty()) error = e.what(), table_error = true;

@@ -365,8 +365,9 @@ TEST(Dispatch, ACancelledMoveIsNotApplied) {
   f.Send({{"id", 1}, {"cmd", "new_game"}, {"players", {"master", "expert"}}, {"seed", 8}});
   ASSERT_TRUE(f.lines.WaitFor([](const auto& l) { return Answered(l, 1); }));
   const json before = ReplyTo(f.lines.all(), 1)["result"];
+  // One rollout thread: OpenMP's own threads are not instrumented (TSan pass).
   f.Send({{"id", 2}, {"cmd", "best_action"}, {"game", before["game"]}, {"apply", true},
-          {"level", "master:trials=1000"}});
+          {"level", "master:trials=1000:threads=1"}});
   f.Send({{"id", 3}, {"cmd", "cancel"}, {"target", 2}});
   f.Send({{"id", 4}, {"cmd", "state"}, {"game", before["game"]}});
   ASSERT_TRUE(f.lines.WaitFor([](const auto& l) { return Answered(l, 4); }));

@@ -72,8 +72,9 @@ void RegisterEngine(CLI::App& app) {
   auto args = std::make_shared<EngineArgs>();
   CLI::App* e = app.add_subcommand(
       "engine",
-      "JSON line protocol on stdin/stdout for other frontends (docs/PROTOCOL.md); limits: "
-      "request lines of 1 MiB, 256 open games, 8 distinct AI levels per game");
+      "JSON line protocol on stdin/stdout for other frontends (docs/PROTOCOL.md; protocol 3 "
+      "after {\"cmd\":\"hello\",\"protocol\":3}: requests in flight, progress, cancel); limits: "
+      "request lines of 1 MiB, 16 requests in flight, 256 open games, 8 distinct AI levels per game");
   e->add_option("--table-dir", args->table_dir,
                 "folder of the value tables (default: $PENK_TABLE_DIR or tables/ beside penk)");
   e->add_flag("--no-build", args->no_build,
