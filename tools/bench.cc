@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <filesystem>
 #include <memory>
 
@@ -27,6 +29,8 @@
 #include "tables/value_check.h"
 #include "solver/table_cache.h"
 #include "tables/table_store.h"
+#include "protocol/dispatch.h"
+#include "protocol/protocol.h"
 
 namespace penk {
 namespace {
@@ -56,6 +60,35 @@ std::vector<Sheet> SampleSheets(int n) {
   }
   return out;
 }
+
+// One request through the dispatcher (protocol/dispatch.h), the table in
+// memory: protocol 2 (arg 2) runs it on the caller's thread as HandleLine
+// does; protocol 3 (arg 3) starts a thread for it and the reply comes back
+// through the emit callback. The difference is what requests in flight cost.
+void BM_RequestRoundTrip(benchmark::State& state) {
+  protocol::Session session;
+  std::mutex mutex;
+  std::condition_variable answered;
+  int replies = 0;
+  protocol::Dispatcher dispatcher(session, [&](const std::string&, bool reply) {
+    std::lock_guard<std::mutex> lock(mutex);
+    replies += reply;
+    answered.notify_all();
+  });
+  auto ask = [&](const std::string& line) {
+    std::unique_lock<std::mutex> lock(mutex);
+    const int want = replies + 1;
+    lock.unlock();
+    dispatcher.Submit(line);
+    lock.lock();
+    answered.wait(lock, [&] { return replies >= want; });
+  };
+  if (state.range(0) == 3) ask(R"({"id":0,"cmd":"hello","protocol":3})");
+  const std::string hint = R"({"id":1,"cmd":"hint","roll":"11335J","top":1})";
+  ask(hint);  // the table loaded once, outside the timing
+  for (auto _ : state) ask(hint);
+}
+BENCHMARK(BM_RequestRoundTrip)->Arg(2)->Arg(3)->Unit(benchmark::kMicrosecond)->UseRealTime();
 
 void BM_TableBuild(benchmark::State& state) {
   for (auto _ : state) {
