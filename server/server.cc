@@ -38,8 +38,10 @@ constexpr size_t kMaxHttpRequestBytes = 16 << 10;
 constexpr size_t kMaxPendingRefusals = 64;
 // Requests of one WebSocket received and not yet answered (the page sends
 // several at once); past it the server stops reading that socket until one
-// is answered, so a client cannot queue unbounded work.
-constexpr size_t kMaxQueuedRequests = 16;
+// is answered, so a client cannot queue unbounded work. Four times the
+// dispatcher's requests in flight (16): in protocol 3 those past 16 are
+// answered `limit` at once, and a cancel still gets through when 16 run.
+constexpr size_t kMaxQueuedRequests = 64;
 // A WebSocket message is read in pieces of at most this many bytes.
 constexpr size_t kReadPiece = 16 << 10;
 // A connection sent away reads what its client still sends this long at most.

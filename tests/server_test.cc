@@ -651,6 +651,31 @@ TEST(Server, Protocol3RunsRequestsSideBySideWithProgressAndCancel) {
   EXPECT_EQ(c.Call({{"id", 11}, {"cmd", "hello"}})["id"], 11);
 }
 
+// With 16 requests running (the most in flight), a 17th is answered
+// `limit` at once and a cancel still gets through: the socket is read on.
+TEST(Server, ACancelGetsThroughWhenSixteenRequestsRun) {
+  RunningServer s(WithSmallTables());
+  Client c(s.port());
+  EXPECT_EQ(c.Call({{"id", 0}, {"cmd", "hello"}, {"protocol", 3}})["result"]["protocol"], 3);
+  for (int i = 0; i < 17; ++i) {
+    json hint = HourLongRollouts();
+    hint["id"] = 100 + i;
+    c.ws().write(net::buffer(hint.dump()));
+  }
+  c.ws().write(net::buffer(json({{"id", 1}, {"cmd", "cancel"}, {"target", 100}}).dump()));
+  bool limited = false, cancel_answered = false, cancelled = false;
+  while (!(limited && cancel_answered && cancelled)) {
+    beast::flat_buffer buffer;
+    c.ws().read(buffer);
+    const json l = json::parse(beast::buffers_to_string(buffer.data()));
+    if (l["id"] == 116) limited = l["error"]["code"] == "limit";
+    if (l["id"] == 1) cancel_answered = l["result"]["running"] == true;
+    if (l["id"] == 100) cancelled = l["error"]["code"] == "cancelled";
+    ASSERT_TRUE(l["id"] == 116 || l["id"] == 1 || l["id"] == 100) << l;
+  }
+  EXPECT_TRUE(limited && cancel_answered && cancelled);
+}
+
 // Item 10: DNS rebinding (a name of the attacker's pointed at 127.0.0.1)
 // sends Host and Origin of that name: refused for pages and the engine.
 TEST(Server, OnlyTheHostsServedAreAccepted) {
