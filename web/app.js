@@ -6,6 +6,7 @@ import { Engine, describeError } from './engine.js';
 import { renderSheet, markingCells } from './sheet.js';
 import { dieElement, canonicalDice, normaliseDice } from './dice.js';
 import { setupAnalysis } from './analysis.js';
+import { saveGame, loadGame, clearGame } from './store.js';
 
 const $ = (id) => document.getElementById(id);
 const engine = new Engine();
@@ -22,8 +23,10 @@ const app = {
   aiTimer: null,
   entry: '',           // physical dice typed or clicked so far
 };
-// For tests and curious players: the state the page shows.
+// For tests and curious players: the state the page shows, and the engine
+// (a test closes its socket to see the page reconnect).
 window.penk = app;
+app.engine = engine;
 
 export function showError(err) {
   $('error-text').textContent = describeError(err);
@@ -31,11 +34,43 @@ export function showError(err) {
 }
 $('error-close').onclick = () => { $('error').hidden = true; };
 
+function hideError() {
+  $('error').hidden = true;
+}
+
+// ---- a lost connection ----
+
+// The engine's session, and its games, end with the socket: the page
+// connects again, waiting longer after each failure (0.5 s doubling up to
+// 8 s), and restores the saved game in the new session.
+const reconnect = { timer: null, delay: 500 };
+
 engine.onclose = (why) => {
-  $('connection').textContent = 'disconnected';
+  stopAi();
+  $('connection').textContent = 'disconnected — reconnecting…';
   $('connection').classList.add('bad');
-  showError(new Error(`${why}; reload the page to reconnect`));
+  showError(new Error(`${why}; reconnecting…`));
+  scheduleReconnect();
 };
+
+function scheduleReconnect() {
+  if (reconnect.timer) return;
+  reconnect.timer = setTimeout(async () => {
+    reconnect.timer = null;
+    try {
+      await engine.reopen();
+    } catch {
+      reconnect.delay = Math.min(2 * reconnect.delay, 8000);
+      scheduleReconnect();  // the socket's close may have come first
+      return;
+    }
+    reconnect.delay = 500;
+    $('connection').textContent = `engine ${app.hello.name} ${app.hello.version}`;
+    $('connection').classList.remove('bad');
+    hideError();
+    if (app.state && app.state.phase !== 'over') await guard(restoreSaved);
+  }, reconnect.delay);
+}
 
 // ---- new game ----
 
@@ -95,16 +130,73 @@ $('new-game').onclick = () => guard(async () => {
   if (app.state) await engine.request('close_game', { game: app.state.game }).catch(() => {});
   app.flagged = [];
   const state = await engine.request('new_game', fields);
-  $('setup').hidden = true;
-  $('play').hidden = false;
+  showPlay();
   show(state);
 });
+
+function showPlay() {
+  $('setup').hidden = true;
+  $('play').hidden = false;
+}
 
 $('leave').onclick = () => {
   stopAi();
   $('setup').hidden = false;
   $('play').hidden = true;
 };
+
+// ---- the game kept in the browser (store.js) ----
+
+// The page's own settings, saved with the game and put back with it.
+const SETTINGS = { checked: ['pause', 'advisor-on', 'coach-on'], value: ['speed', 'coach-threshold'] };
+
+function settings() {
+  const out = {};
+  for (const id of SETTINGS.checked) out[id] = $(id).checked;
+  for (const id of SETTINGS.value) out[id] = $(id).value;
+  return out;
+}
+
+function applySettings(saved) {
+  for (const id of SETTINGS.checked) if (id in saved) $(id).checked = saved[id];
+  for (const id of SETTINGS.value) if (id in saved) $(id).value = saved[id];
+}
+
+// After every step: the engine's record of the game, saved; a finished game
+// is not kept. Replies come in order (protocol 2), so the last saved is the
+// last step's.
+function keepGame(state) {
+  if (state.phase === 'over') {
+    clearGame();
+    return;
+  }
+  app.saving = engine.request('export', { game: state.game }).then(({ record }) => {
+    if (app.state === state)
+      saveGame({ record, undo_steps: state.undo_steps, settings: settings(), flagged: app.flagged });
+  }).catch(() => {});  // a lost connection: the last record saved stays
+}
+
+// A setting changed between steps is kept too.
+for (const id of [...SETTINGS.checked, ...SETTINGS.value]) {
+  $(id).addEventListener('change', () => {
+    const saved = loadGame();
+    if (saved && app.state && app.state.phase !== 'over') saveGame({ ...saved, settings: settings() });
+  });
+}
+
+// The saved game, made again in this session: same dice, phase and undo.
+async function restoreSaved() {
+  const saved = loadGame();
+  if (!saved) return false;
+  const state = await engine.request('new_game', { record: saved.record });
+  applySettings(saved.settings || {});
+  app.flagged = saved.flagged || [];
+  app.seats = saved.record.players.slice();  // the set-up offers the same seats next
+  renderSeats();
+  showPlay();
+  show(state);
+  return true;
+}
 
 // ---- showing a state ----
 
@@ -116,6 +208,7 @@ function show(state) {
   app.keep = [];
   app.selection = new Set();
   app.hints = null;
+  keepGame(state);
   renderBoard();
   renderTurn();
   renderHistory();
@@ -515,6 +608,8 @@ async function start() {
     for (const n of v['penk-lines']) $('penk-lines').add(new Option(n === 'all' ? 'rows and columns' : 'columns only', n === 'all' ? '' : n));
     renderSeats();
     setupAnalysis(engine, showError);
+    // A saved game the engine refuses (another version of penk) is dropped.
+    await restoreSaved().catch((err) => { clearGame(); showError(err); });
     document.body.dataset.ready = '1';
   } catch (err) {
     showError(err);

@@ -81,9 +81,23 @@ class Page(unittest.TestCase):
 
     # ---- helpers ----
 
-    def open(self):
+    def open(self, fresh=True):
+        """Loads the page; fresh: without the game an earlier case left in
+        the browser's storage (the page would restore it)."""
         self.driver.get(self.url)
+        if fresh:
+            self.wait_ready()
+            self.driver.execute_script('localStorage.clear()')
+            self.driver.get(self.url)
+        self.wait_ready()
+
+    def wait_ready(self):
         self.wait_for(lambda d: d.execute_script('return document.body.dataset.ready === "1"'), 'page ready')
+
+    def saved_steps(self):
+        """The undo depth of the game the page saved in localStorage, or None."""
+        return self.driver.execute_script(
+            'const s = JSON.parse(localStorage.getItem("penk.game")); return s ? s.undo_steps : null')
 
     def wait_for(self, condition, what, timeout=120):
         try:
@@ -481,6 +495,92 @@ class Page(unittest.TestCase):
                 self.assertTrue(text.startswith(f'round {rnd}, dice {dice}: '), text)
                 self.assertIn(f'(-{loss:.2f} % win chance)', text)
             self.shot('coach_report')
+        finally:
+            replica.close()
+
+    def play_to_second_turn_keep(self, seats, seed):
+        """A game on the page and its replica: the human's first turn (stop,
+        the first legal marking), the AI's, then a keep of the first die in
+        the human's second turn. Returns the replica and its state."""
+        self.new_game(seats, seed)
+        replica = Engine(ARGS.penk)
+        state = replica.call('new_game', players=seats, seed=seed)
+        self.wait_synced(state)
+        self.click('#stop')
+        state = replica.call('apply', game=state['game'], action='stop')
+        self.wait_synced(state)
+        action = state['legal_actions'][0]
+        self.click(f'#legal button[data-action="{action}"]')
+        state = replica.call('apply', game=state['game'], action=action)
+        while state['players'][state['current']]['seat'] != 'human':
+            state = replica.call('best_action', game=state['game'], apply=True)['state']
+        self.wait_synced(state)
+        self.click('#dice .die:first-child')
+        self.click('#reroll')
+        state = replica.call('apply', game=state['game'], action=state['dice'][0])
+        self.wait_synced(state)
+        return replica, state
+
+    def assert_shows(self, state, when):
+        """The page shows the replica's position: sheets, dice, phase, rerolls, undo depth."""
+        self.wait_synced(state)
+        self.assert_page_matches(state, when)
+        self.assertEqual(self.dom_dice(), state['dice'], f'{when}: the dice')
+        if state['phase'] == 'keep':  # the count is shown while dice can be kept
+            self.assertEqual(self.el('#rerolls').text.split(' —')[0], f'Rerolls left: {state["rerolls_left"]}',
+                             when)
+        self.assertEqual(self.page_state()['undo_steps'], state['undo_steps'], f'{when}: undo steps')
+
+    def test_reload(self):
+        """A reload mid-turn shows the game where it was (the record saved in
+        localStorage, restored with new_game + record), and the game goes on:
+        one more decision, and undo back over the reload."""
+        replica, state = self.play_to_second_turn_keep(['human', 'expert'], 77)
+        try:
+            self.wait_for(lambda d: self.saved_steps() == state['undo_steps'], 'the game saved')
+            self.el('#advisor-on').click()  # a setting saved with the game
+            self.driver.refresh()
+            self.wait_ready()
+            self.assertIsNone(self.el('#play').get_attribute('hidden'), 'the game is shown, not the set-up')
+            self.assert_shows(state, 'after the reload')
+            self.assertTrue(self.el('#advisor-on').is_selected(), 'the advisor setting kept')
+            self.assertEqual(self.error_text(), '')
+            self.shot('reload_restored')
+            # The game goes on: stop, then undo twice (the stop, and the keep
+            # made before the reload).
+            self.click('#stop')
+            marking = replica.call('apply', game=state['game'], action='stop')
+            self.assert_shows(marking, 'the stop after the reload')
+            self.click('#undo')
+            replica.call('undo', game=state['game'])
+            self.assert_shows(state, 'the stop undone')
+            self.click('#undo')
+            before_keep = replica.call('undo', game=state['game'])
+            self.assert_shows(before_keep, 'the keep before the reload undone')
+            # New game replaces the saved game; a finished one is not kept.
+            self.click('#leave')
+            self.click('#new-game')
+            self.wait_for(lambda d: self.saved_steps() == 0, 'the new game saved')
+        finally:
+            replica.close()
+
+    def test_reconnect(self):
+        """A lost connection (the socket closed from the page's side: the
+        test cannot cut the server's) is recovered without a reload: the page
+        reconnects, restores the saved game in the new session and goes on."""
+        replica, state = self.play_to_second_turn_keep(['human', 'greedy'], 5)
+        try:
+            self.wait_for(lambda d: self.saved_steps() == state['undo_steps'], 'the game saved')
+            self.driver.execute_script('window.penk.lostSocket = window.penk.engine.ws; window.penk.lostSocket.close()')
+            self.wait_for(lambda d: d.execute_script(
+                'const e = window.penk.engine; return e.ws !== window.penk.lostSocket && e.ws.readyState === 1'
+                ' && !window.penk.busy && !document.getElementById("connection").classList.contains("bad")'),
+                'the page reconnected', 30)
+            self.assert_shows(state, 'after the reconnection')
+            self.assertEqual(self.error_text(), '', 'the lost connection is no longer reported')
+            self.click('#stop')
+            state = replica.call('apply', game=state['game'], action='stop')
+            self.assert_shows(state, 'a decision after the reconnection')
         finally:
             replica.close()
 
