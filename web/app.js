@@ -19,6 +19,7 @@ const app = {
   selection: new Set(),// cells "v:k" clicked to circle
   hints: null,         // the advisor's answer for the position shown
   flagged: [],         // coach: decisions that lost more than the threshold
+  coachNote: null,     // the coach's word on the last decision: {text, player, turns}
   busy: false,
   aiTimer: null,
   entry: '',           // physical dice typed or clicked so far
@@ -125,10 +126,11 @@ $('new-game').onclick = () => guard(async () => {
   const seed = $('seed').value.trim();
   if (seed !== '') {
     if (!/^\d+$/.test(seed)) throw new Error(`seed "${seed}" is not a whole number >= 0`);
-    fields.seed = Number(seed);
+    fields.seed = seed;  // as digits: seeds from 2^53 on stay exact (PROTOCOL.md)
   }
   if (app.state) await engine.request('close_game', { game: app.state.game }).catch(() => {});
   app.flagged = [];
+  app.coachNote = null;
   const state = await engine.request('new_game', fields);
   showPlay();
   show(state);
@@ -141,9 +143,19 @@ function showPlay() {
 
 $('leave').onclick = () => {
   stopAi();
+  $('seed').value = nextSeed();
   $('setup').hidden = false;
   $('play').hidden = true;
 };
+
+$('same-seed').onchange = () => { if ($('same-seed').checked) $('seed').value = nextSeed(); };
+
+// A new game is a new deal unless the player asks for the same one again
+// (to replay it, or to play the dice a friend had).
+function nextSeed() {
+  if (!$('same-seed').checked || !app.state) return '';
+  return String(app.state.seed);
+}
 
 // ---- the game kept in the browser (store.js) ----
 
@@ -208,6 +220,9 @@ function show(state) {
   app.keep = [];
   app.selection = new Set();
   app.hints = null;
+  // A step done: an earlier refusal or lost connection is no longer true.
+  hideError();
+  forgetStaleCoachNote(state);
   keepGame(state);
   renderBoard();
   renderTurn();
@@ -278,6 +293,7 @@ function renderTurn() {
   // marking
   $('mark-panel').hidden = !(human && s.phase === 'mark');
   if (human && s.phase === 'mark') renderMarkPanel();
+  renderCoachNote();
   $('ai-note').textContent = !over && !human && s.phase !== 'roll' ? `${mover.seat} is thinking…` : '';
   $('undo').disabled = !s.undo_steps;
 }
@@ -399,7 +415,8 @@ function decide(action) {
     const s = app.state;
     // The coach's failure (e.g. a table missing under --no-build) is shown
     // but never stops the player's decision.
-    if ($('coach-on').checked) await coach(s, action).catch(showError);
+    app.coachNote = null;
+    if ($('coach-on').checked) await coach(s, action).catch((err) => noteCoach(s, `Coach unavailable: ${describeError(err)}`));
     show(await engine.request('apply', { game: s.game, action }));
   });
 }
@@ -439,6 +456,7 @@ $('undo').onclick = () => guard(async () => {
   while (s.undo_steps > 0 && s.current !== null && !isHuman(s, s.current) && s.players.some((p) => p.seat === 'human'))
     s = await engine.request('undo', { game: s.game });
   app.flagged = app.flagged.filter((f) => f.undo < s.undo_steps);
+  app.coachNote = null;  // its decision is taken back
   show(s);
 });
 
@@ -524,8 +542,28 @@ async function coach(s, action) {
   if (loss > threshold) {
     app.flagged.push({ round: s.round, player: s.current, dice: s.dice, action: actionWords(canonical, s),
                        best: actionWords(best.action, s), loss, byWin, undo: s.undo_steps });
-    showError(new Error(`Coach: ${actionWords(canonical, s)} loses ${loss.toFixed(2)} ${byWin ? 'points of win chance' : 'points'} against ${actionWords(best.action, s)}`));
+    noteCoach(s, `Coach: ${actionWords(canonical, s)} loses ${loss.toFixed(2)} ${byWin ? 'points of win chance' : 'points'} against ${actionWords(best.action, s)}`);
   }
+}
+
+// The coach speaks of the decision just made in the position s.
+function noteCoach(s, text) {
+  app.coachNote = { text, player: s.current, turns: s.players[s.current].turns };
+}
+
+// The note judges one turn's decision: it stays while that turn and the
+// other seats' turns after it are played, and goes when the same player's
+// next turn begins (or the game ends: the result lists every flag).
+function forgetStaleCoachNote(state) {
+  const note = app.coachNote;
+  if (!note) return;
+  const later = state.current === note.player && state.players[note.player].turns > note.turns;
+  if (state.phase === 'over' || later) app.coachNote = null;
+}
+
+function renderCoachNote() {
+  $('coach-note').hidden = !app.coachNote;
+  $('coach-note').textContent = app.coachNote ? app.coachNote.text : '';
 }
 
 // ---- history and result ----
@@ -591,6 +629,7 @@ function renderResult() {
 // ---- tabs and start ----
 
 function tab(name) {
+  hideError();  // a message of the other view is not about this one
   $('view-game').hidden = name !== 'game';
   $('view-analysis').hidden = name !== 'analysis';
   $('tab-game').classList.toggle('active', name === 'game');

@@ -99,6 +99,10 @@ class Page(unittest.TestCase):
         return self.driver.execute_script(
             'const s = JSON.parse(localStorage.getItem("penk.game")); return s ? s.undo_steps : null')
 
+    def coach_note(self):
+        box = self.el('#coach-note')
+        return '' if box.get_attribute('hidden') is not None else box.text
+
     def wait_for(self, condition, what, timeout=120):
         try:
             return WebDriverWait(self.driver, timeout, poll_frequency=0.05).until(condition)
@@ -321,7 +325,6 @@ class Page(unittest.TestCase):
             self.assertIn('Not allowed now', self.error_text())
             self.shot('physical_refused')
             self.assertEqual(self.page_state()['phase'], 'roll', 'the refused roll changed nothing')
-            self.click('#error-close')
             self.el('#dice-input').clear()
             # Clicking faces: two 1s, three 2s and the jolly.
             for face in '11222J':
@@ -329,6 +332,7 @@ class Page(unittest.TestCase):
             self.click('#dice-submit')
             state = replica.call('roll', game=state['game'], dice='11222J')
             self.wait_synced(state)
+            self.assertEqual(self.error_text(), '', 'the refusal is gone once a roll is accepted')
             self.click('#stop')
             state = replica.call('apply', game=state['game'], action='stop')
             self.wait_synced(state)
@@ -437,17 +441,27 @@ class Page(unittest.TestCase):
         self.click('#coach-on')
         self.el('#coach-threshold').clear()
         self.el('#coach-threshold').send_keys('0')
+        # The AI paused while the coach's note on the human's last decision
+        # is read (at instant speed greedy's turn would follow at once).
+        self.click('#pause')
         replica = Engine(ARGS.penk)
         expected = []  # (round, dice, loss) of each decision that should be flagged
         decisions = 0
+        looked_at_analysis = False
         try:
             state = replica.call('new_game', players=['human', 'greedy'], seed=seed)
             while True:
-                while state['phase'] != 'over' and state['players'][state['current']]['seat'] != 'human':
-                    state = replica.call('best_action', game=state['game'], apply=True)['state']
+                if state['phase'] != 'over' and state['players'][state['current']]['seat'] != 'human':
+                    self.click('#pause')  # greedy plays its turn
+                    while state['phase'] != 'over' and state['players'][state['current']]['seat'] != 'human':
+                        state = replica.call('best_action', game=state['game'], apply=True)['state']
+                    self.wait_synced(state)
+                    self.click('#pause')
                 self.wait_synced(state)
                 if state['phase'] == 'over':
                     break
+                if state['phase'] == 'keep' and state['rerolls_left'] == 2:
+                    self.assertEqual(self.coach_note(), '', 'no flag of an earlier turn in a new turn')
                 self.assert_page_matches(state, f'decision {decisions}')
                 self.wait_for(lambda d: len(self.els('#advisor-table tr')) > 1, 'the advisor')
                 me, other = state['players'][0], state['players'][1]
@@ -478,13 +492,27 @@ class Page(unittest.TestCase):
                     self.click(f'#legal button[data-action="{action}"]')
                 before = state['undo_steps']
                 self.wait_for(lambda d: (self.page_state() or {}).get('undo_steps', -1) > before, 'the decision')
-                shown = self.error_text()
+                state = replica.call('apply', game=state['game'], action=action)
+                decisions += 1
+                shown = self.coach_note()
+                # Flagged beside the dice and markings, never in the error bar.
+                self.assertEqual(self.error_text(), '')
+                if state['phase'] == 'over':  # the result lists the flags instead
+                    self.assertEqual(shown, '')
+                    continue
                 self.assertEqual(shown.startswith('Coach:'), loss > 0, f'coach on {action} losing {loss}: {shown!r}')
                 if loss > 0:
                     self.assertIn(f'loses {loss:.2f} points of win chance', shown)
-                    self.click('#error-close')
-                state = replica.call('apply', game=state['game'], action=action)
-                decisions += 1
+                    self.assertTrue(self.driver.execute_script(
+                        'return document.getElementById("turn").contains(document.getElementById("coach-note"))'))
+                if loss > 0 and not looked_at_analysis:
+                    # The Analysis tab shows nothing of the game's coach.
+                    self.click('#tab-analysis')
+                    text = self.driver.execute_script('return document.body.innerText')
+                    self.assertNotIn('Coach:', text, 'the coach in the Analysis tab')
+                    self.click('#tab-game')
+                    looked_at_analysis = True
+            self.assertTrue(looked_at_analysis)
             self.assertGreater(decisions, 10)
             print(f"{decisions} decisions, {len(expected)} losing win chance", file=sys.stderr)
             self.assertGreater(len(expected), 0, 'some decisions must lose win chance')
@@ -583,6 +611,28 @@ class Page(unittest.TestCase):
             self.assert_shows(state, 'a decision after the reconnection')
         finally:
             replica.close()
+
+    def test_seed_field(self):
+        """New game offers an empty seed (a new deal) unless "same seed" is
+        ticked: then the last game's seed, which deals the same dice again."""
+        self.new_game(['human'], '')
+        first = self.wait_human_or_over()
+        self.click('#leave')
+        self.assertEqual(self.el('#seed').get_attribute('value'), '', 'a new deal by default')
+        self.click('#same-seed')
+        self.assertEqual(self.el('#seed').get_attribute('value'), str(first['seed']))
+        self.click('#new-game')
+        self.wait_for(lambda d: (self.page_state() or {}).get('game') != first['game'], 'the second game')
+        again = self.wait_human_or_over()
+        self.assertEqual(again['seed'], first['seed'])
+        self.assertEqual(self.dom_dice(), first['dice'], 'the same seed rolls the same dice')
+        self.click('#leave')
+        self.assertEqual(self.el('#seed').get_attribute('value'), str(first['seed']), 'still the same seed')
+        self.click('#same-seed')  # unticked
+        self.click('#new-game')
+        self.wait_for(lambda d: self.el('#play').get_attribute('hidden') is None, 'the game')
+        self.click('#leave')
+        self.assertEqual(self.el('#seed').get_attribute('value'), '', 'unticked: a new deal again')
 
     def test_analysis(self):
         self.open()
