@@ -480,6 +480,14 @@ function refreshAdvice() {
   fetchHints(s).then(() => { if (app.state === s) renderAdvice(); }).catch(showError);
 }
 
+// The advisor lists the best few options; every one on asking (a marking
+// can have dozens, R8 E2b).
+const FEW_OPTIONS = 12;
+$('advisor-more').onclick = () => {
+  app.showAllOptions = !app.showAllOptions;
+  renderAdvice();
+};
+
 function renderAdvice() {
   if (!app.hints || app.hints.for !== app.state || $('advisor').hidden) return;
   const { actions } = app.hints.result;
@@ -498,7 +506,8 @@ function renderAdvice() {
     head.appendChild(th);
   }
   const current = app.state.phase === 'keep' ? (app.keep.length === 6 ? app.state.dice : keptText()) : selectionText();
-  actions.slice(0, 12).forEach((a, i) => {
+  const shown = app.showAllOptions ? actions : actions.slice(0, FEW_OPTIONS);
+  shown.forEach((a, i) => {
     const tr = table.insertRow();
     tr.className = (i === 0 ? 'best' : '') + (a.action === current ? ' chosen' : '');
     tr.dataset.action = a.action;
@@ -510,6 +519,9 @@ function renderAdvice() {
     }
     tr.insertCell().textContent = a.value.toFixed(2);
   });
+  const more = $('advisor-more');
+  more.hidden = actions.length <= FEW_OPTIONS;
+  more.textContent = app.showAllOptions ? `show the best ${FEW_OPTIONS}` : `show all ${actions.length}`;
   $('advisor-note').textContent = withWin
     ? `Ranked by win chance, then score in this game, then solitaire value; "=" ties with the row above. Win: ${
         app.hints.result.estimate === 'exact' ? 'exact (last round)' : app.hints.result.estimate === 'neural' ? 'the neural net' : 'expert\'s calibrated estimate'}.`

@@ -634,6 +634,53 @@ class Page(unittest.TestCase):
         self.click('#leave')
         self.assertEqual(self.el('#seed').get_attribute('value'), '', 'unticked: a new deal again')
 
+    def test_row_labels(self):
+        """Each row says its dice and its points (R1.2, R6.1) without a
+        tooltip, and a marking v:k circles the cell of the row saying k dice."""
+        self.new_game(['human'], 3)
+        labels = [th.text for th in self.els('#player-0 th.row-label')]
+        self.assertEqual(labels, ['1 die · 1', '2 dice · 2', '3 dice · 3', '4 dice · 5', '5 dice · 8'])
+        self.wait_human_or_over()
+        self.click('#stop')
+        state = self.wait_for(lambda d: (self.page_state() or {}).get('phase') == 'mark' and self.page_state(), 'mark')
+        groups = [a for a in state['legal_actions'] if '+' not in a and not a.startswith('fail:')]
+        action = max(groups, key=lambda a: int(a.rstrip('J').split(':')[1]))  # the largest group
+        face, size = (int(x) for x in action.rstrip('J').split(':'))
+        self.click(f'#legal button[data-action="{action}"]')
+        self.wait_for(lambda d: len(self.els('#player-0 td.circled')) == 1, 'the marking')
+        row = self.driver.execute_script(
+            'const td = document.querySelector("#player-0 td.circled");'
+            'return [td.parentElement.querySelector("th.row-label").textContent,'
+            '        td.closest("table").rows[0].cells[td.cellIndex].textContent];')
+        self.assertTrue(row[0].startswith(f'{size} di'), f'{action} circled in the row {row[0]!r}')
+        self.assertEqual(row[1], str(face), f'{action} circled in column {row[1]}')
+        self.driver.set_window_size(390, 844)
+        try:
+            width = self.driver.execute_script('return document.documentElement.scrollWidth')
+            self.assertLessEqual(width, 390, 'the labels fit a phone')
+            self.shot('row_labels_phone')
+        finally:
+            self.driver.set_window_size(1200, 1000)
+
+    def test_advisor_show_all(self):
+        """The advisor lists the best 12 options, and every option of `penk
+        hint` on asking (show all / show the best 12)."""
+        self.new_game(['human'], 31)
+        self.click('#advisor-on')
+        s = self.wait_human_or_over()
+        cli = json.loads(subprocess.run(
+            [ARGS.penk, 'hint', '--json', '--roll', s['dice'], '--rerolls', str(s['rerolls_left'])],
+            check=True, capture_output=True, text=True).stdout)['actions']
+        self.assertGreater(len(cli), 12, 'a roll with more options than the short list')
+        self.wait_for(lambda d: len(self.els('#advisor-table tr')) == 13, 'the best 12')
+        self.assertEqual(self.el('#advisor-more').text, f'show all {len(cli)}')
+        self.click('#advisor-more')
+        self.wait_for(lambda d: len(self.els('#advisor-table tr')) == len(cli) + 1, 'every option')
+        shown = [tr.get_attribute('data-action') for tr in self.els('#advisor-table tr')[1:]]
+        self.assertEqual(shown, [a['action'] for a in cli])
+        self.click('#advisor-more')
+        self.wait_for(lambda d: len(self.els('#advisor-table tr')) == 13, 'the best 12 again')
+
     def test_analysis(self):
         self.open()
         self.click('#tab-analysis')
