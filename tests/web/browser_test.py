@@ -681,6 +681,47 @@ class Page(unittest.TestCase):
         self.click('#advisor-more')
         self.wait_for(lambda d: len(self.els('#advisor-table tr')) == 13, 'the best 12 again')
 
+    def test_analysis_seat_last_round(self):
+        """The analysis takes the seat to move, the turns played and the last
+        round, ranks as `penk hint --seat 2 --turn 8 --last-round` does, and
+        shows every sheet's score as `penk score` gives it."""
+        mover = 'xoooo/xoooo/xoo.o/x.oo./xxxxx'  # columns 1 and 3 closed by seat 1's PENKs
+        first = 'oooo./ooo.o/oo.oo/o.ooo/ooooo'
+        self.open()
+        self.click('#tab-analysis')
+        self.assertIsNotNone(self.el('#an-game-fields').get_attribute('hidden'), 'no seat without opponents')
+        box = self.el('#an-sheet-text')
+        box.clear()
+        box.send_keys(mover)
+        self.driver.execute_script('document.getElementById("an-sheet-text").dispatchEvent(new Event("change"))')
+        self.click('#an-add-opponent')
+        for k, row in enumerate(first.split('/'), start=1):  # clicks: free -> circled -> crossed
+            for v, c in enumerate(row, start=1):
+                for _ in range({'.': 0, 'o': 1, 'x': 2}[c]):
+                    self.click(f'#an-opponents td[data-face="{v}"][data-size="{k}"]')
+        Select(self.el('#an-seat')).select_by_value('2')
+        self.el('#an-turns').send_keys('8')
+        self.click('#an-last-round')
+        self.el('#an-roll').send_keys('2222J4')
+        Select(self.el('#an-rerolls')).select_by_value('0')
+        self.click('#an-rank')
+        cli = json.loads(subprocess.run(
+            [ARGS.penk, 'hint', '--json', '--sheet', mover, '--roll', '2222J4', '--rerolls', '0',
+             '--opponent', first, '--seat', '2', '--turn', '8', '--last-round'],
+            check=True, capture_output=True, text=True).stdout)
+        self.wait_for(lambda d: len(self.els('#an-table tr')) == len(cli['actions']) + 1, 'the ranking')
+        best = [td.text for td in self.el('#an-table tr.best').find_elements(By.TAG_NAME, 'td')]
+        self.assertEqual(best[1], cli['actions'][0]['action'])
+        self.assertEqual(best[2], f"{100 * cli['actions'][0]['win']:.2f}%")
+        self.wait_for(lambda d: len(self.els('#an-scores li')) == 2, 'the scores')
+        for li, sheet in zip(self.els('#an-scores li'), [first, mover]):  # seat order
+            score = json.loads(subprocess.run([ARGS.penk, 'score', '--json', sheet], check=True,
+                                              capture_output=True, text=True).stdout)['score']
+            self.assertTrue(li.text.endswith(f': {score}'), li.text)
+        self.assertIn('(to move)', self.els('#an-scores li')[1].text)
+        self.assertEqual(self.error_text(), '')
+        self.shot('analysis_seat')
+
     def test_analysis(self):
         self.open()
         self.click('#tab-analysis')
