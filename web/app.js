@@ -638,6 +638,19 @@ function renderResult() {
   }
 }
 
+// ---- the other players' sheets ----
+
+// Hidden on asking, so that a phone shows the mover's sheet and the turn.
+function setOthersHidden(hidden) {
+  document.body.classList.toggle('others-hidden', hidden);
+  $('others-toggle').textContent = hidden ? 'Show the other sheets' : 'Hide the other sheets';
+}
+$('others-toggle').onclick = () => setOthersHidden(!document.body.classList.contains('others-hidden'));
+
+// On a phone the list of legal markings starts folded: cells are clicked
+// on the sheet, and the list would push the advisor off the screen.
+if (matchMedia('(max-width: 520px)').matches) $('legal-details').open = false;
+
 // ---- tabs and start ----
 
 function tab(name) {

@@ -722,6 +722,48 @@ class Page(unittest.TestCase):
         self.assertEqual(self.error_text(), '')
         self.shot('analysis_seat')
 
+    def assert_on_first_screen(self, selectors, when):
+        """Each element's box is inside the viewport with the page scrolled to the top."""
+        self.driver.execute_script('window.scrollTo(0, 0)')
+        for css in selectors:
+            r = self.driver.execute_script(
+                'const r = document.querySelector(arguments[0]).getBoundingClientRect();'
+                'return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, height: r.height,'
+                '        h: window.innerHeight, w: window.innerWidth};', css)
+            self.assertGreater(r['height'], 0, f'{when}: {css} shown')
+            self.assertGreaterEqual(r['top'], 0, f'{when}: {css} {r}')
+            self.assertLessEqual(r['bottom'], r['h'], f'{when}: {css} below the first screen {r}')
+            self.assertLessEqual(r['right'], r['w'], f'{when}: {css} beyond the right edge {r}')
+
+    def test_phone_layout(self):
+        """On a 390x844 phone with four players: the dice, Reroll/Stop, then
+        Mark, and the advisor's best line without scrolling; the other
+        sheets can be hidden."""
+        self.driver.execute_cdp_cmd('Emulation.setDeviceMetricsOverride',
+                                    {'width': 390, 'height': 844, 'deviceScaleFactor': 3, 'mobile': True})
+        try:
+            self.new_game(['human', 'greedy', 'greedy', 'greedy'], 21)
+            self.assertEqual(self.driver.execute_script('return window.innerHeight'), 844)
+            self.click('#advisor-on')
+            self.wait_human_or_over()
+            self.wait_for(lambda d: len(self.els('#advisor-table tr.best')) == 1, 'the advisor')
+            self.assert_on_first_screen(['#dice', '#reroll', '#stop', '#advisor-table tr.best'], 'keep')
+            self.shot('phone_keep')
+            self.click('#stop')
+            self.wait_for(lambda d: (self.page_state() or {}).get('phase') == 'mark', 'the mark phase')
+            self.wait_for(lambda d: len(self.els('#advisor-table tr.best')) == 1, 'the advisor')
+            self.assert_on_first_screen(['#dice', '#mark', '#advisor-table tr.best'], 'mark')
+            self.shot('phone_mark')
+            width = self.driver.execute_script('return document.documentElement.scrollWidth')
+            self.assertLessEqual(width, 390, 'no sideways scrolling')
+            self.assertEqual(len([e for e in self.els('#sheets .player') if e.is_displayed()]), 4)
+            self.click('#others-toggle')
+            self.assertEqual(len([e for e in self.els('#sheets .player') if e.is_displayed()]), 1)
+            self.click('#others-toggle')
+            self.assertEqual(len([e for e in self.els('#sheets .player') if e.is_displayed()]), 4)
+        finally:
+            self.driver.execute_cdp_cmd('Emulation.clearDeviceMetricsOverride', {})
+
     def test_analysis(self):
         self.open()
         self.click('#tab-analysis')
