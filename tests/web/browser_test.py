@@ -593,8 +593,8 @@ class Page(unittest.TestCase):
             replica.close()
 
     def test_reconnect(self):
-        """A lost connection (the socket closed from the page's side: the
-        test cannot cut the server's) is recovered without a reload: the page
+        """A lost connection (the socket closed from the page's side; the
+        server's side: test_server_restart) is recovered without a reload: the page
         reconnects, restores the saved game in the new session and goes on."""
         replica, state = self.play_to_second_turn_keep(['human', 'greedy'], 5)
         try:
@@ -609,6 +609,34 @@ class Page(unittest.TestCase):
             self.click('#stop')
             state = replica.call('apply', game=state['game'], action='stop')
             self.assert_shows(state, 'a decision after the reconnection')
+        finally:
+            replica.close()
+
+    def test_server_restart(self):
+        """The server stopped and started again on the same port (the
+        connection lost from the server's side): the page notices, retries
+        with backoff while nothing answers, then restores the saved game in
+        the new server and goes on."""
+        replica, state = self.play_to_second_turn_keep(['human', 'greedy'], 6)
+        try:
+            self.wait_for(lambda d: self.saved_steps() == state['undo_steps'], 'the game saved')
+            port = re.search(r':(\d+)/$', self.url).group(1)
+            self.server.terminate()
+            self.server.wait(timeout=30)
+            self.wait_for(lambda d: 'bad' in self.el('#connection').get_attribute('class'), 'the loss noticed', 30)
+            time.sleep(2)  # a few failed attempts while no server listens
+            self.assertIn('reconnecting', self.el('#connection').text)
+            server = subprocess.Popen([ARGS.penk, 'serve', '--port', port], stderr=subprocess.PIPE, text=True)
+            type(self).server = server  # stopped by tearDownClass
+            self.assertIn(f':{port}', server.stderr.readline())
+            self.wait_for(lambda d: d.execute_script(
+                'return !window.penk.busy && !document.getElementById("connection").classList.contains("bad")'),
+                'the page reconnected', 60)
+            self.assert_shows(state, 'after the server restarted')
+            self.assertEqual(self.error_text(), '')
+            self.click('#stop')
+            state = replica.call('apply', game=state['game'], action='stop')
+            self.assert_shows(state, 'a decision in the new server')
         finally:
             replica.close()
 
