@@ -295,6 +295,7 @@ class Page(unittest.TestCase):
             for i, p in enumerate(state['players']):
                 self.assertEqual(rows[i + 1].find_elements(By.TAG_NAME, 'td')[-1].text, str(p['score']))
             self.assertGreater(len(self.els('#history li')), turns)
+            self.assertIsNone(self.saved_steps(), 'a finished game is not kept')
             self.shot('game_over')
         finally:
             replica.close()
@@ -317,6 +318,13 @@ class Page(unittest.TestCase):
             self.click('#reroll')
             state = replica.call('apply', game=state['game'], action='11')
             self.wait_for(lambda d: (self.page_state() or {}).get('phase') == 'roll', 'the second roll')
+            self.assertIn('11', self.el('#dice-kept').text)
+            # A reload while the table rolls: the record has the physical
+            # rolls, so the page waits for the same roll with the same keep.
+            self.wait_for(lambda d: self.saved_steps() == state['undo_steps'], 'the game saved')
+            self.driver.refresh()
+            self.wait_ready()
+            self.wait_synced(state)
             self.assertIn('11', self.el('#dice-kept').text)
             self.el('#dice-input').clear()
             self.el('#dice-input').send_keys('234555')  # the kept 1s are not there (R2.2)
