@@ -66,8 +66,11 @@ function scheduleReconnect() {
       return;
     }
     reconnect.delay = 500;
-    $('connection').textContent = `engine ${app.hello.name} ${app.hello.version}`;
-    $('connection').classList.remove('bad');
+    if (!app.hello) {  // the first connection never came up: start afresh
+      await start();
+      return;
+    }
+    showConnected();
     hideError();
     if (app.state && app.state.phase !== 'over') await guard(restoreSaved);
   }, reconnect.delay);
@@ -663,10 +666,16 @@ function tab(name) {
 $('tab-game').onclick = () => tab('game');
 $('tab-analysis').onclick = () => tab('analysis');
 
+function showConnected() {
+  $('connection').textContent = `engine ${app.hello.name} ${app.hello.version}`;
+  $('connection').classList.remove('bad');
+}
+
 async function start() {
   try {
     app.hello = await engine.request('hello');
-    $('connection').textContent = `engine ${app.hello.name} ${app.hello.version}`;
+    showConnected();
+    hideError();  // a failed first attempt, if this is a reconnection
     const v = app.hello.rules.variants;
     for (const n of v['line-min']) $('line-min').add(new Option(n, n === 3 ? '' : n, n === 3, n === 3));
     for (const n of v['penk-lines']) $('penk-lines').add(new Option(n === 'all' ? 'rows and columns' : 'columns only', n === 'all' ? '' : n));
