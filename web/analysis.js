@@ -72,6 +72,16 @@ export function setupAnalysis(engine, showError) {
       div.appendChild(remove);
     });
     $('an-add-opponent').disabled = view.opponents.length >= 3;
+    drawSeats();
+  }
+
+  // The mover's seat among 1 + opponents players (the hint's `seat`).
+  function drawSeats() {
+    const select = $('an-seat');
+    const was = Number(select.value) || 1;
+    select.replaceChildren();
+    for (let n = 1; n <= view.opponents.length + 1; n++) select.add(new Option(n, n, false, n === was));
+    $('an-game-fields').hidden = view.opponents.length === 0;
   }
   $('an-add-opponent').onclick = () => { view.opponents.push(EMPTY_SHEET); drawOpponents(); };
   drawOpponents();
@@ -83,8 +93,44 @@ export function setupAnalysis(engine, showError) {
     if (view.opponents.length) {
       f.opponents = view.opponents;
       f.last_round = $('an-last-round').checked;
+      f.seat = Number($('an-seat').value) || 1;
+      const turns = $('an-turns').value.trim();
+      if (turns !== '') f.turns = Number(turns);
     }
     return f;
+  }
+
+  // The sheets in seat order: the mover at its seat, the opponents in turn
+  // order after it (as the hint reads them).
+  function seatOrder(f) {
+    const order = [f.sheet, ...(f.opponents || [])];
+    const seat = (f.seat || 1) - 1;
+    return order.map((_, i) => order[(i - seat + order.length) % order.length]);
+  }
+
+  // Every sheet's score, the engine's (R6): the position set up as a game,
+  // read, and closed again.
+  async function sheetScores(f) {
+    const sheets = seatOrder(f);
+    const current = (f.seat || 1) - 1;
+    const position = { sheets, current };
+    if (f.turns !== undefined) position.turns = sheets.map((_, i) => f.turns + (i < current ? 1 : 0));
+    const game = await engine.request('new_game', {
+      players: sheets.map(() => 'human'), position, ...(f.rules ? { rules: f.rules } : {}) });
+    engine.request('close_game', { game: game.game }).catch(() => {});
+    return game.players.map((p) => p.score);
+  }
+
+  function drawScores(scores, f) {
+    const current = (f.seat || 1) - 1;
+    const ul = $('an-scores');
+    ul.replaceChildren();
+    scores.forEach((score, i) => {
+      const li = document.createElement('li');
+      li.dataset.seat = i + 1;
+      li.textContent = `Seat ${i + 1}${i === current ? ' (to move)' : ''}: ${score}`;
+      ul.appendChild(li);
+    });
   }
 
   function header(table, names) {
@@ -102,11 +148,13 @@ export function setupAnalysis(engine, showError) {
     try {
       const roll = normaliseDice($('an-roll').value);
       const f = { ...fields(), roll };
-      const [hint, value] = await Promise.all([
+      const [hint, value, scores] = await Promise.all([
         engine.request('hint', f),
         engine.request('value', { sheet: f.sheet, ...(f.rules ? { rules: f.rules } : {}) }),
+        sheetScores(f),
       ]);
       if (run !== view.running) return;
+      drawScores(scores, f);
       $('an-value').textContent = `Value of the sheet at the start of a turn: ${value.value.toFixed(2)}`;
       const table = $('an-table');
       const withWin = hint.actions.length && hint.actions[0].win !== undefined;

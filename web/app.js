@@ -6,6 +6,7 @@ import { Engine, describeError } from './engine.js';
 import { renderSheet, markingCells } from './sheet.js';
 import { dieElement, canonicalDice, normaliseDice } from './dice.js';
 import { setupAnalysis } from './analysis.js';
+import { saveGame, loadGame, clearGame } from './store.js';
 
 const $ = (id) => document.getElementById(id);
 const engine = new Engine();
@@ -18,12 +19,15 @@ const app = {
   selection: new Set(),// cells "v:k" clicked to circle
   hints: null,         // the advisor's answer for the position shown
   flagged: [],         // coach: decisions that lost more than the threshold
+  coachNote: null,     // the coach's word on the last decision: {text, player, turns}
   busy: false,
   aiTimer: null,
   entry: '',           // physical dice typed or clicked so far
 };
-// For tests and curious players: the state the page shows.
+// For tests and curious players: the state the page shows, and the engine
+// (a test closes its socket to see the page reconnect).
 window.penk = app;
+app.engine = engine;
 
 export function showError(err) {
   $('error-text').textContent = describeError(err);
@@ -31,11 +35,46 @@ export function showError(err) {
 }
 $('error-close').onclick = () => { $('error').hidden = true; };
 
+function hideError() {
+  $('error').hidden = true;
+}
+
+// ---- a lost connection ----
+
+// The engine's session, and its games, end with the socket: the page
+// connects again, waiting longer after each failure (0.5 s doubling up to
+// 8 s), and restores the saved game in the new session.
+const reconnect = { timer: null, delay: 500 };
+
 engine.onclose = (why) => {
-  $('connection').textContent = 'disconnected';
+  stopAi();
+  $('connection').textContent = 'disconnected — reconnecting…';
   $('connection').classList.add('bad');
-  showError(new Error(`${why}; reload the page to reconnect`));
+  showError(new Error(`${why}; reconnecting…`));
+  scheduleReconnect();
 };
+
+function scheduleReconnect() {
+  if (reconnect.timer) return;
+  reconnect.timer = setTimeout(async () => {
+    reconnect.timer = null;
+    try {
+      await engine.reopen();
+    } catch {
+      reconnect.delay = Math.min(2 * reconnect.delay, 8000);
+      scheduleReconnect();  // the socket's close may have come first
+      return;
+    }
+    reconnect.delay = 500;
+    if (!app.hello) {  // the first connection never came up: start afresh
+      await start();
+      return;
+    }
+    showConnected();
+    hideError();
+    if (app.state && app.state.phase !== 'over') await guard(restoreSaved);
+  }, reconnect.delay);
+}
 
 // ---- new game ----
 
@@ -90,21 +129,89 @@ $('new-game').onclick = () => guard(async () => {
   const seed = $('seed').value.trim();
   if (seed !== '') {
     if (!/^\d+$/.test(seed)) throw new Error(`seed "${seed}" is not a whole number >= 0`);
-    fields.seed = Number(seed);
+    fields.seed = seed;  // as digits: seeds from 2^53 on stay exact (PROTOCOL.md)
   }
   if (app.state) await engine.request('close_game', { game: app.state.game }).catch(() => {});
   app.flagged = [];
+  app.coachNote = null;
   const state = await engine.request('new_game', fields);
-  $('setup').hidden = true;
-  $('play').hidden = false;
+  showPlay();
   show(state);
 });
 
+function showPlay() {
+  $('setup').hidden = true;
+  $('play').hidden = false;
+}
+
 $('leave').onclick = () => {
   stopAi();
+  $('seed').value = nextSeed();
   $('setup').hidden = false;
   $('play').hidden = true;
 };
+
+$('same-seed').onchange = () => { if ($('same-seed').checked) $('seed').value = nextSeed(); };
+
+// A new game is a new deal unless the player asks for the same one again
+// (to replay it, or to play the dice a friend had).
+function nextSeed() {
+  if (!$('same-seed').checked || !app.state) return '';
+  return String(app.state.seed);
+}
+
+// ---- the game kept in the browser (store.js) ----
+
+// The page's own settings, saved with the game and put back with it.
+const SETTINGS = { checked: ['pause', 'advisor-on', 'coach-on'], value: ['speed', 'coach-threshold'] };
+
+function settings() {
+  const out = {};
+  for (const id of SETTINGS.checked) out[id] = $(id).checked;
+  for (const id of SETTINGS.value) out[id] = $(id).value;
+  return out;
+}
+
+function applySettings(saved) {
+  for (const id of SETTINGS.checked) if (id in saved) $(id).checked = saved[id];
+  for (const id of SETTINGS.value) if (id in saved) $(id).value = saved[id];
+}
+
+// After every step: the engine's record of the game, saved; a finished game
+// is not kept. Replies come in order (protocol 2), so the last saved is the
+// last step's.
+function keepGame(state) {
+  if (state.phase === 'over') {
+    clearGame();
+    return;
+  }
+  app.saving = engine.request('export', { game: state.game }).then(({ record }) => {
+    if (app.state === state)
+      saveGame({ record, undo_steps: state.undo_steps, settings: settings(), flagged: app.flagged });
+  }).catch(() => {});  // a lost connection: the last record saved stays
+}
+
+// A setting changed between steps is kept too.
+for (const id of [...SETTINGS.checked, ...SETTINGS.value]) {
+  $(id).addEventListener('change', () => {
+    const saved = loadGame();
+    if (saved && app.state && app.state.phase !== 'over') saveGame({ ...saved, settings: settings() });
+  });
+}
+
+// The saved game, made again in this session: same dice, phase and undo.
+async function restoreSaved() {
+  const saved = loadGame();
+  if (!saved) return false;
+  const state = await engine.request('new_game', { record: saved.record });
+  applySettings(saved.settings || {});
+  app.flagged = saved.flagged || [];
+  app.seats = saved.record.players.slice();  // the set-up offers the same seats next
+  renderSeats();
+  showPlay();
+  show(state);
+  return true;
+}
 
 // ---- showing a state ----
 
@@ -116,6 +223,10 @@ function show(state) {
   app.keep = [];
   app.selection = new Set();
   app.hints = null;
+  // A step done: an earlier refusal or lost connection is no longer true.
+  hideError();
+  forgetStaleCoachNote(state);
+  keepGame(state);
   renderBoard();
   renderTurn();
   renderHistory();
@@ -185,6 +296,7 @@ function renderTurn() {
   // marking
   $('mark-panel').hidden = !(human && s.phase === 'mark');
   if (human && s.phase === 'mark') renderMarkPanel();
+  renderCoachNote();
   $('ai-note').textContent = !over && !human && s.phase !== 'roll' ? `${mover.seat} is thinking…` : '';
   $('undo').disabled = !s.undo_steps;
 }
@@ -306,7 +418,8 @@ function decide(action) {
     const s = app.state;
     // The coach's failure (e.g. a table missing under --no-build) is shown
     // but never stops the player's decision.
-    if ($('coach-on').checked) await coach(s, action).catch(showError);
+    app.coachNote = null;
+    if ($('coach-on').checked) await coach(s, action).catch((err) => noteCoach(s, `Coach unavailable: ${describeError(err)}`));
     show(await engine.request('apply', { game: s.game, action }));
   });
 }
@@ -346,6 +459,7 @@ $('undo').onclick = () => guard(async () => {
   while (s.undo_steps > 0 && s.current !== null && !isHuman(s, s.current) && s.players.some((p) => p.seat === 'human'))
     s = await engine.request('undo', { game: s.game });
   app.flagged = app.flagged.filter((f) => f.undo < s.undo_steps);
+  app.coachNote = null;  // its decision is taken back
   show(s);
 });
 
@@ -369,6 +483,14 @@ function refreshAdvice() {
   fetchHints(s).then(() => { if (app.state === s) renderAdvice(); }).catch(showError);
 }
 
+// The advisor lists the best few options; every one on asking (a marking
+// can have dozens, R8 E2b).
+const FEW_OPTIONS = 12;
+$('advisor-more').onclick = () => {
+  app.showAllOptions = !app.showAllOptions;
+  renderAdvice();
+};
+
 function renderAdvice() {
   if (!app.hints || app.hints.for !== app.state || $('advisor').hidden) return;
   const { actions } = app.hints.result;
@@ -387,7 +509,8 @@ function renderAdvice() {
     head.appendChild(th);
   }
   const current = app.state.phase === 'keep' ? (app.keep.length === 6 ? app.state.dice : keptText()) : selectionText();
-  actions.slice(0, 12).forEach((a, i) => {
+  const shown = app.showAllOptions ? actions : actions.slice(0, FEW_OPTIONS);
+  shown.forEach((a, i) => {
     const tr = table.insertRow();
     tr.className = (i === 0 ? 'best' : '') + (a.action === current ? ' chosen' : '');
     tr.dataset.action = a.action;
@@ -399,6 +522,9 @@ function renderAdvice() {
     }
     tr.insertCell().textContent = a.value.toFixed(2);
   });
+  const more = $('advisor-more');
+  more.hidden = actions.length <= FEW_OPTIONS;
+  more.textContent = app.showAllOptions ? `show the best ${FEW_OPTIONS}` : `show all ${actions.length}`;
   $('advisor-note').textContent = withWin
     ? `Ranked by win chance, then score in this game, then solitaire value; "=" ties with the row above. Win: ${
         app.hints.result.estimate === 'exact' ? 'exact (last round)' : app.hints.result.estimate === 'neural' ? 'the neural net' : 'expert\'s calibrated estimate'}.`
@@ -431,8 +557,28 @@ async function coach(s, action) {
   if (loss > threshold) {
     app.flagged.push({ round: s.round, player: s.current, dice: s.dice, action: actionWords(canonical, s),
                        best: actionWords(best.action, s), loss, byWin, undo: s.undo_steps });
-    showError(new Error(`Coach: ${actionWords(canonical, s)} loses ${loss.toFixed(2)} ${byWin ? 'points of win chance' : 'points'} against ${actionWords(best.action, s)}`));
+    noteCoach(s, `Coach: ${actionWords(canonical, s)} loses ${loss.toFixed(2)} ${byWin ? 'points of win chance' : 'points'} against ${actionWords(best.action, s)}`);
   }
+}
+
+// The coach speaks of the decision just made in the position s.
+function noteCoach(s, text) {
+  app.coachNote = { text, player: s.current, turns: s.players[s.current].turns };
+}
+
+// The note judges one turn's decision: it stays while that turn and the
+// other seats' turns after it are played, and goes when the same player's
+// next turn begins (or the game ends: the result lists every flag).
+function forgetStaleCoachNote(state) {
+  const note = app.coachNote;
+  if (!note) return;
+  const later = state.current === note.player && state.players[note.player].turns > note.turns;
+  if (state.phase === 'over' || later) app.coachNote = null;
+}
+
+function renderCoachNote() {
+  $('coach-note').hidden = !app.coachNote;
+  $('coach-note').textContent = app.coachNote ? app.coachNote.text : '';
 }
 
 // ---- history and result ----
@@ -495,9 +641,23 @@ function renderResult() {
   }
 }
 
+// ---- the other players' sheets ----
+
+// Hidden on asking, so that a phone shows the mover's sheet and the turn.
+function setOthersHidden(hidden) {
+  document.body.classList.toggle('others-hidden', hidden);
+  $('others-toggle').textContent = hidden ? 'Show the other sheets' : 'Hide the other sheets';
+}
+$('others-toggle').onclick = () => setOthersHidden(!document.body.classList.contains('others-hidden'));
+
+// On a phone the list of legal markings starts folded: cells are clicked
+// on the sheet, and the list would push the advisor off the screen.
+if (matchMedia('(max-width: 520px)').matches) $('legal-details').open = false;
+
 // ---- tabs and start ----
 
 function tab(name) {
+  hideError();  // a message of the other view is not about this one
   $('view-game').hidden = name !== 'game';
   $('view-analysis').hidden = name !== 'analysis';
   $('tab-game').classList.toggle('active', name === 'game');
@@ -506,15 +666,23 @@ function tab(name) {
 $('tab-game').onclick = () => tab('game');
 $('tab-analysis').onclick = () => tab('analysis');
 
+function showConnected() {
+  $('connection').textContent = `engine ${app.hello.name} ${app.hello.version}`;
+  $('connection').classList.remove('bad');
+}
+
 async function start() {
   try {
     app.hello = await engine.request('hello');
-    $('connection').textContent = `engine ${app.hello.name} ${app.hello.version}`;
+    showConnected();
+    hideError();  // a failed first attempt, if this is a reconnection
     const v = app.hello.rules.variants;
     for (const n of v['line-min']) $('line-min').add(new Option(n, n === 3 ? '' : n, n === 3, n === 3));
     for (const n of v['penk-lines']) $('penk-lines').add(new Option(n === 'all' ? 'rows and columns' : 'columns only', n === 'all' ? '' : n));
     renderSeats();
     setupAnalysis(engine, showError);
+    // A saved game the engine refuses (another version of penk) is dropped.
+    await restoreSaved().catch((err) => { clearGame(); showError(err); });
     document.body.dataset.ready = '1';
   } catch (err) {
     showError(err);

@@ -1,6 +1,8 @@
 // The engine protocol over the server's WebSocket (/engine): one JSON request
 // per message, one reply per request (docs/PROTOCOL.md). Replies come in
-// order, so each request waits for the reply with its id.
+// order, so each request waits for the reply with its id. When the socket
+// closes, every waiting request is refused and `onclose` is told; `reopen`
+// connects again (the page then restores its game from the saved record).
 
 export class EngineError extends Error {
   constructor(code, message) {
@@ -16,6 +18,12 @@ export class Engine {
     this.waiting = new Map();
     this.onclose = null;
     this.ready = this.connect();
+  }
+
+  // A new socket after a close: a new engine session, with no games.
+  reopen() {
+    this.ready = this.connect();
+    return this.ready;
   }
 
   connect() {
@@ -38,6 +46,7 @@ export class Engine {
         else pending.resolve(reply.result);
       };
       ws.onclose = (event) => {
+        if (ws !== this.ws) return;  // an old socket, already replaced
         const why = event.code === 1009 ? 'a request was too large for the server'
                   : `the connection to the engine closed (${event.code})`;
         for (const pending of this.waiting.values()) pending.reject(new EngineError('connection', why));
@@ -51,7 +60,7 @@ export class Engine {
   async request(cmd, fields = {}) {
     await this.ready;
     if (this.ws.readyState !== WebSocket.OPEN)
-      throw new EngineError('connection', 'not connected to the engine (reload the page)');
+      throw new EngineError('connection', 'not connected to the engine (reconnecting)');
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });

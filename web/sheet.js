@@ -20,6 +20,12 @@ export function markingCells(marking) {
   return marking.split('+').map((g) => g.replace(/J$/, ''));
 }
 
+// Row k holds groups of k dice (the k of a marking v:k, R7.4) and is worth
+// its points a cell (R6.1): both on the label, as phones show no tooltip.
+export function rowLabel(k) {
+  return `${k} ${k === 1 ? 'die' : 'dice'} · ${ROW_VALUES[k - 1]}`;
+}
+
 // Builds the table of one sheet. `player` is a state's player object (or a
 // plain {sheet, crossings}); options: names (seat labels for PENK crossings),
 // highlight (Set of "v:k" legal cells), selected (Set), onCell(v, k),
@@ -47,8 +53,9 @@ export function renderSheet(player, options = {}) {
   for (let k = 1; k <= 5; k++) {
     const tr = table.insertRow();
     const label = document.createElement('th');
-    label.textContent = ROW_VALUES[k - 1];
-    label.title = `row ${k}: ${k} dice, ${ROW_VALUES[k - 1]} points a cell`;
+    label.className = 'row-label';
+    label.textContent = rowLabel(k);
+    label.title = `row ${k}: groups of ${k} dice (v:${k}), ${ROW_VALUES[k - 1]} points a cell`;
     tr.appendChild(label);
     for (let v = 1; v <= 5; v++) {
       const td = tr.insertCell();

@@ -81,9 +81,27 @@ class Page(unittest.TestCase):
 
     # ---- helpers ----
 
-    def open(self):
+    def open(self, fresh=True):
+        """Loads the page; fresh: without the game an earlier case left in
+        the browser's storage (the page would restore it)."""
         self.driver.get(self.url)
+        if fresh:
+            self.wait_ready()
+            self.driver.execute_script('localStorage.clear()')
+            self.driver.get(self.url)
+        self.wait_ready()
+
+    def wait_ready(self):
         self.wait_for(lambda d: d.execute_script('return document.body.dataset.ready === "1"'), 'page ready')
+
+    def saved_steps(self):
+        """The undo depth of the game the page saved in localStorage, or None."""
+        return self.driver.execute_script(
+            'const s = JSON.parse(localStorage.getItem("penk.game")); return s ? s.undo_steps : null')
+
+    def coach_note(self):
+        box = self.el('#coach-note')
+        return '' if box.get_attribute('hidden') is not None else box.text
 
     def wait_for(self, condition, what, timeout=120):
         try:
@@ -277,6 +295,7 @@ class Page(unittest.TestCase):
             for i, p in enumerate(state['players']):
                 self.assertEqual(rows[i + 1].find_elements(By.TAG_NAME, 'td')[-1].text, str(p['score']))
             self.assertGreater(len(self.els('#history li')), turns)
+            self.assertIsNone(self.saved_steps(), 'a finished game is not kept')
             self.shot('game_over')
         finally:
             replica.close()
@@ -300,6 +319,13 @@ class Page(unittest.TestCase):
             state = replica.call('apply', game=state['game'], action='11')
             self.wait_for(lambda d: (self.page_state() or {}).get('phase') == 'roll', 'the second roll')
             self.assertIn('11', self.el('#dice-kept').text)
+            # A reload while the table rolls: the record has the physical
+            # rolls, so the page waits for the same roll with the same keep.
+            self.wait_for(lambda d: self.saved_steps() == state['undo_steps'], 'the game saved')
+            self.driver.refresh()
+            self.wait_ready()
+            self.wait_synced(state)
+            self.assertIn('11', self.el('#dice-kept').text)
             self.el('#dice-input').clear()
             self.el('#dice-input').send_keys('234555')  # the kept 1s are not there (R2.2)
             self.click('#dice-submit')
@@ -307,7 +333,6 @@ class Page(unittest.TestCase):
             self.assertIn('Not allowed now', self.error_text())
             self.shot('physical_refused')
             self.assertEqual(self.page_state()['phase'], 'roll', 'the refused roll changed nothing')
-            self.click('#error-close')
             self.el('#dice-input').clear()
             # Clicking faces: two 1s, three 2s and the jolly.
             for face in '11222J':
@@ -315,6 +340,7 @@ class Page(unittest.TestCase):
             self.click('#dice-submit')
             state = replica.call('roll', game=state['game'], dice='11222J')
             self.wait_synced(state)
+            self.assertEqual(self.error_text(), '', 'the refusal is gone once a roll is accepted')
             self.click('#stop')
             state = replica.call('apply', game=state['game'], action='stop')
             self.wait_synced(state)
@@ -423,17 +449,27 @@ class Page(unittest.TestCase):
         self.click('#coach-on')
         self.el('#coach-threshold').clear()
         self.el('#coach-threshold').send_keys('0')
+        # The AI paused while the coach's note on the human's last decision
+        # is read (at instant speed greedy's turn would follow at once).
+        self.click('#pause')
         replica = Engine(ARGS.penk)
         expected = []  # (round, dice, loss) of each decision that should be flagged
         decisions = 0
+        looked_at_analysis = False
         try:
             state = replica.call('new_game', players=['human', 'greedy'], seed=seed)
             while True:
-                while state['phase'] != 'over' and state['players'][state['current']]['seat'] != 'human':
-                    state = replica.call('best_action', game=state['game'], apply=True)['state']
+                if state['phase'] != 'over' and state['players'][state['current']]['seat'] != 'human':
+                    self.click('#pause')  # greedy plays its turn
+                    while state['phase'] != 'over' and state['players'][state['current']]['seat'] != 'human':
+                        state = replica.call('best_action', game=state['game'], apply=True)['state']
+                    self.wait_synced(state)
+                    self.click('#pause')
                 self.wait_synced(state)
                 if state['phase'] == 'over':
                     break
+                if state['phase'] == 'keep' and state['rerolls_left'] == 2:
+                    self.assertEqual(self.coach_note(), '', 'no flag of an earlier turn in a new turn')
                 self.assert_page_matches(state, f'decision {decisions}')
                 self.wait_for(lambda d: len(self.els('#advisor-table tr')) > 1, 'the advisor')
                 me, other = state['players'][0], state['players'][1]
@@ -464,13 +500,27 @@ class Page(unittest.TestCase):
                     self.click(f'#legal button[data-action="{action}"]')
                 before = state['undo_steps']
                 self.wait_for(lambda d: (self.page_state() or {}).get('undo_steps', -1) > before, 'the decision')
-                shown = self.error_text()
+                state = replica.call('apply', game=state['game'], action=action)
+                decisions += 1
+                shown = self.coach_note()
+                # Flagged beside the dice and markings, never in the error bar.
+                self.assertEqual(self.error_text(), '')
+                if state['phase'] == 'over':  # the result lists the flags instead
+                    self.assertEqual(shown, '')
+                    continue
                 self.assertEqual(shown.startswith('Coach:'), loss > 0, f'coach on {action} losing {loss}: {shown!r}')
                 if loss > 0:
                     self.assertIn(f'loses {loss:.2f} points of win chance', shown)
-                    self.click('#error-close')
-                state = replica.call('apply', game=state['game'], action=action)
-                decisions += 1
+                    self.assertTrue(self.driver.execute_script(
+                        'return document.getElementById("turn").contains(document.getElementById("coach-note"))'))
+                if loss > 0 and not looked_at_analysis:
+                    # The Analysis tab shows nothing of the game's coach.
+                    self.click('#tab-analysis')
+                    text = self.driver.execute_script('return document.body.innerText')
+                    self.assertNotIn('Coach:', text, 'the coach in the Analysis tab')
+                    self.click('#tab-game')
+                    looked_at_analysis = True
+            self.assertTrue(looked_at_analysis)
             self.assertGreater(decisions, 10)
             print(f"{decisions} decisions, {len(expected)} losing win chance", file=sys.stderr)
             self.assertGreater(len(expected), 0, 'some decisions must lose win chance')
@@ -483,6 +533,272 @@ class Page(unittest.TestCase):
             self.shot('coach_report')
         finally:
             replica.close()
+
+    def play_to_second_turn_keep(self, seats, seed):
+        """A game on the page and its replica: the human's first turn (stop,
+        the first legal marking), the AI's, then a keep of the first die in
+        the human's second turn. Returns the replica and its state."""
+        self.new_game(seats, seed)
+        replica = Engine(ARGS.penk)
+        state = replica.call('new_game', players=seats, seed=seed)
+        self.wait_synced(state)
+        self.click('#stop')
+        state = replica.call('apply', game=state['game'], action='stop')
+        self.wait_synced(state)
+        action = state['legal_actions'][0]
+        self.click(f'#legal button[data-action="{action}"]')
+        state = replica.call('apply', game=state['game'], action=action)
+        while state['players'][state['current']]['seat'] != 'human':
+            state = replica.call('best_action', game=state['game'], apply=True)['state']
+        self.wait_synced(state)
+        self.click('#dice .die:first-child')
+        self.click('#reroll')
+        state = replica.call('apply', game=state['game'], action=state['dice'][0])
+        self.wait_synced(state)
+        return replica, state
+
+    def assert_shows(self, state, when):
+        """The page shows the replica's position: sheets, dice, phase, rerolls, undo depth."""
+        self.wait_synced(state)
+        self.assert_page_matches(state, when)
+        self.assertEqual(self.dom_dice(), state['dice'], f'{when}: the dice')
+        if state['phase'] == 'keep':  # the count is shown while dice can be kept
+            self.assertEqual(self.el('#rerolls').text.split(' —')[0], f'Rerolls left: {state["rerolls_left"]}',
+                             when)
+        self.assertEqual(self.page_state()['undo_steps'], state['undo_steps'], f'{when}: undo steps')
+
+    def test_reload(self):
+        """A reload mid-turn shows the game where it was (the record saved in
+        localStorage, restored with new_game + record), and the game goes on:
+        one more decision, and undo back over the reload."""
+        replica, state = self.play_to_second_turn_keep(['human', 'expert'], 77)
+        try:
+            self.wait_for(lambda d: self.saved_steps() == state['undo_steps'], 'the game saved')
+            self.el('#advisor-on').click()  # a setting saved with the game
+            self.driver.refresh()
+            self.wait_ready()
+            self.assertIsNone(self.el('#play').get_attribute('hidden'), 'the game is shown, not the set-up')
+            self.assert_shows(state, 'after the reload')
+            self.assertTrue(self.el('#advisor-on').is_selected(), 'the advisor setting kept')
+            self.assertEqual(self.error_text(), '')
+            self.shot('reload_restored')
+            # The game goes on: stop, then undo twice (the stop, and the keep
+            # made before the reload).
+            self.click('#stop')
+            marking = replica.call('apply', game=state['game'], action='stop')
+            self.assert_shows(marking, 'the stop after the reload')
+            self.click('#undo')
+            replica.call('undo', game=state['game'])
+            self.assert_shows(state, 'the stop undone')
+            self.click('#undo')
+            before_keep = replica.call('undo', game=state['game'])
+            self.assert_shows(before_keep, 'the keep before the reload undone')
+            # New game replaces the saved game; a finished one is not kept.
+            self.click('#leave')
+            self.click('#new-game')
+            self.wait_for(lambda d: self.saved_steps() == 0, 'the new game saved')
+        finally:
+            replica.close()
+
+    def test_reconnect(self):
+        """A lost connection (the socket closed from the page's side; the
+        server's side: test_server_restart) is recovered without a reload: the page
+        reconnects, restores the saved game in the new session and goes on."""
+        replica, state = self.play_to_second_turn_keep(['human', 'greedy'], 5)
+        try:
+            self.wait_for(lambda d: self.saved_steps() == state['undo_steps'], 'the game saved')
+            self.driver.execute_script('window.penk.lostSocket = window.penk.engine.ws; window.penk.lostSocket.close()')
+            self.wait_for(lambda d: d.execute_script(
+                'const e = window.penk.engine; return e.ws !== window.penk.lostSocket && e.ws.readyState === 1'
+                ' && !window.penk.busy && !document.getElementById("connection").classList.contains("bad")'),
+                'the page reconnected', 30)
+            self.assert_shows(state, 'after the reconnection')
+            self.assertEqual(self.error_text(), '', 'the lost connection is no longer reported')
+            self.click('#stop')
+            state = replica.call('apply', game=state['game'], action='stop')
+            self.assert_shows(state, 'a decision after the reconnection')
+        finally:
+            replica.close()
+
+    def test_server_restart(self):
+        """The server stopped and started again on the same port (the
+        connection lost from the server's side): the page notices, retries
+        with backoff while nothing answers, then restores the saved game in
+        the new server and goes on."""
+        replica, state = self.play_to_second_turn_keep(['human', 'greedy'], 6)
+        try:
+            self.wait_for(lambda d: self.saved_steps() == state['undo_steps'], 'the game saved')
+            port = re.search(r':(\d+)/$', self.url).group(1)
+            self.server.terminate()
+            self.server.wait(timeout=30)
+            self.wait_for(lambda d: 'bad' in self.el('#connection').get_attribute('class'), 'the loss noticed', 30)
+            time.sleep(2)  # a few failed attempts while no server listens
+            self.assertIn('reconnecting', self.el('#connection').text)
+            server = subprocess.Popen([ARGS.penk, 'serve', '--port', port], stderr=subprocess.PIPE, text=True)
+            type(self).server = server  # stopped by tearDownClass
+            self.assertIn(f':{port}', server.stderr.readline())
+            self.wait_for(lambda d: d.execute_script(
+                'return !window.penk.busy && !document.getElementById("connection").classList.contains("bad")'),
+                'the page reconnected', 60)
+            self.assert_shows(state, 'after the server restarted')
+            self.assertEqual(self.error_text(), '')
+            self.click('#stop')
+            state = replica.call('apply', game=state['game'], action='stop')
+            self.assert_shows(state, 'a decision in the new server')
+        finally:
+            replica.close()
+
+    def test_seed_field(self):
+        """New game offers an empty seed (a new deal) unless "same seed" is
+        ticked: then the last game's seed, which deals the same dice again."""
+        self.new_game(['human'], '')
+        first = self.wait_human_or_over()
+        self.click('#leave')
+        self.assertEqual(self.el('#seed').get_attribute('value'), '', 'a new deal by default')
+        self.click('#same-seed')
+        self.assertEqual(self.el('#seed').get_attribute('value'), str(first['seed']))
+        self.click('#new-game')
+        self.wait_for(lambda d: (self.page_state() or {}).get('game') != first['game'], 'the second game')
+        again = self.wait_human_or_over()
+        self.assertEqual(again['seed'], first['seed'])
+        self.assertEqual(self.dom_dice(), first['dice'], 'the same seed rolls the same dice')
+        self.click('#leave')
+        self.assertEqual(self.el('#seed').get_attribute('value'), str(first['seed']), 'still the same seed')
+        self.click('#same-seed')  # unticked
+        self.click('#new-game')
+        self.wait_for(lambda d: self.el('#play').get_attribute('hidden') is None, 'the game')
+        self.click('#leave')
+        self.assertEqual(self.el('#seed').get_attribute('value'), '', 'unticked: a new deal again')
+
+    def test_row_labels(self):
+        """Each row says its dice and its points (R1.2, R6.1) without a
+        tooltip, and a marking v:k circles the cell of the row saying k dice."""
+        self.new_game(['human'], 3)
+        labels = [th.text for th in self.els('#player-0 th.row-label')]
+        self.assertEqual(labels, ['1 die · 1', '2 dice · 2', '3 dice · 3', '4 dice · 5', '5 dice · 8'])
+        self.wait_human_or_over()
+        self.click('#stop')
+        state = self.wait_for(lambda d: (self.page_state() or {}).get('phase') == 'mark' and self.page_state(), 'mark')
+        groups = [a for a in state['legal_actions'] if '+' not in a and not a.startswith('fail:')]
+        action = max(groups, key=lambda a: int(a.rstrip('J').split(':')[1]))  # the largest group
+        face, size = (int(x) for x in action.rstrip('J').split(':'))
+        self.click(f'#legal button[data-action="{action}"]')
+        self.wait_for(lambda d: len(self.els('#player-0 td.circled')) == 1, 'the marking')
+        row = self.driver.execute_script(
+            'const td = document.querySelector("#player-0 td.circled");'
+            'return [td.parentElement.querySelector("th.row-label").textContent,'
+            '        td.closest("table").rows[0].cells[td.cellIndex].textContent];')
+        self.assertTrue(row[0].startswith(f'{size} di'), f'{action} circled in the row {row[0]!r}')
+        self.assertEqual(row[1], str(face), f'{action} circled in column {row[1]}')
+        self.driver.set_window_size(390, 844)
+        try:
+            width = self.driver.execute_script('return document.documentElement.scrollWidth')
+            self.assertLessEqual(width, 390, 'the labels fit a phone')
+            self.shot('row_labels_phone')
+        finally:
+            self.driver.set_window_size(1200, 1000)
+
+    def test_advisor_show_all(self):
+        """The advisor lists the best 12 options, and every option of `penk
+        hint` on asking (show all / show the best 12)."""
+        self.new_game(['human'], 31)
+        self.click('#advisor-on')
+        s = self.wait_human_or_over()
+        cli = json.loads(subprocess.run(
+            [ARGS.penk, 'hint', '--json', '--roll', s['dice'], '--rerolls', str(s['rerolls_left'])],
+            check=True, capture_output=True, text=True).stdout)['actions']
+        self.assertGreater(len(cli), 12, 'a roll with more options than the short list')
+        self.wait_for(lambda d: len(self.els('#advisor-table tr')) == 13, 'the best 12')
+        self.assertEqual(self.el('#advisor-more').text, f'show all {len(cli)}')
+        self.click('#advisor-more')
+        self.wait_for(lambda d: len(self.els('#advisor-table tr')) == len(cli) + 1, 'every option')
+        shown = [tr.get_attribute('data-action') for tr in self.els('#advisor-table tr')[1:]]
+        self.assertEqual(shown, [a['action'] for a in cli])
+        self.click('#advisor-more')
+        self.wait_for(lambda d: len(self.els('#advisor-table tr')) == 13, 'the best 12 again')
+
+    def test_analysis_seat_last_round(self):
+        """The analysis takes the seat to move, the turns played and the last
+        round, ranks as `penk hint --seat 2 --turn 8 --last-round` does, and
+        shows every sheet's score as `penk score` gives it."""
+        mover = 'xoooo/xoooo/xoo.o/x.oo./xxxxx'  # columns 1 and 3 closed by seat 1's PENKs
+        first = 'oooo./ooo.o/oo.oo/o.ooo/ooooo'
+        self.open()
+        self.click('#tab-analysis')
+        self.assertIsNotNone(self.el('#an-game-fields').get_attribute('hidden'), 'no seat without opponents')
+        box = self.el('#an-sheet-text')
+        box.clear()
+        box.send_keys(mover)
+        self.driver.execute_script('document.getElementById("an-sheet-text").dispatchEvent(new Event("change"))')
+        self.click('#an-add-opponent')
+        for k, row in enumerate(first.split('/'), start=1):  # clicks: free -> circled -> crossed
+            for v, c in enumerate(row, start=1):
+                for _ in range({'.': 0, 'o': 1, 'x': 2}[c]):
+                    self.click(f'#an-opponents td[data-face="{v}"][data-size="{k}"]')
+        Select(self.el('#an-seat')).select_by_value('2')
+        self.el('#an-turns').send_keys('8')
+        self.click('#an-last-round')
+        self.el('#an-roll').send_keys('2222J4')
+        Select(self.el('#an-rerolls')).select_by_value('0')
+        self.click('#an-rank')
+        cli = json.loads(subprocess.run(
+            [ARGS.penk, 'hint', '--json', '--sheet', mover, '--roll', '2222J4', '--rerolls', '0',
+             '--opponent', first, '--seat', '2', '--turn', '8', '--last-round'],
+            check=True, capture_output=True, text=True).stdout)
+        self.wait_for(lambda d: len(self.els('#an-table tr')) == len(cli['actions']) + 1, 'the ranking')
+        best = [td.text for td in self.el('#an-table tr.best').find_elements(By.TAG_NAME, 'td')]
+        self.assertEqual(best[1], cli['actions'][0]['action'])
+        self.assertEqual(best[2], f"{100 * cli['actions'][0]['win']:.2f}%")
+        self.wait_for(lambda d: len(self.els('#an-scores li')) == 2, 'the scores')
+        for li, sheet in zip(self.els('#an-scores li'), [first, mover]):  # seat order
+            score = json.loads(subprocess.run([ARGS.penk, 'score', '--json', sheet], check=True,
+                                              capture_output=True, text=True).stdout)['score']
+            self.assertTrue(li.text.endswith(f': {score}'), li.text)
+        self.assertIn('(to move)', self.els('#an-scores li')[1].text)
+        self.assertEqual(self.error_text(), '')
+        self.shot('analysis_seat')
+
+    def assert_on_first_screen(self, selectors, when):
+        """Each element's box is inside the viewport with the page scrolled to the top."""
+        self.driver.execute_script('window.scrollTo(0, 0)')
+        for css in selectors:
+            r = self.driver.execute_script(
+                'const r = document.querySelector(arguments[0]).getBoundingClientRect();'
+                'return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, height: r.height,'
+                '        h: window.innerHeight, w: window.innerWidth};', css)
+            self.assertGreater(r['height'], 0, f'{when}: {css} shown')
+            self.assertGreaterEqual(r['top'], 0, f'{when}: {css} {r}')
+            self.assertLessEqual(r['bottom'], r['h'], f'{when}: {css} below the first screen {r}')
+            self.assertLessEqual(r['right'], r['w'], f'{when}: {css} beyond the right edge {r}')
+
+    def test_phone_layout(self):
+        """On a 390x844 phone with four players: the dice, Reroll/Stop, then
+        Mark, and the advisor's best line without scrolling; the other
+        sheets can be hidden."""
+        self.driver.execute_cdp_cmd('Emulation.setDeviceMetricsOverride',
+                                    {'width': 390, 'height': 844, 'deviceScaleFactor': 3, 'mobile': True})
+        try:
+            self.new_game(['human', 'greedy', 'greedy', 'greedy'], 21)
+            self.assertEqual(self.driver.execute_script('return window.innerHeight'), 844)
+            self.click('#advisor-on')
+            self.wait_human_or_over()
+            self.wait_for(lambda d: len(self.els('#advisor-table tr.best')) == 1, 'the advisor')
+            self.assert_on_first_screen(['#dice', '#reroll', '#stop', '#advisor-table tr.best'], 'keep')
+            self.shot('phone_keep')
+            self.click('#stop')
+            self.wait_for(lambda d: (self.page_state() or {}).get('phase') == 'mark', 'the mark phase')
+            self.wait_for(lambda d: len(self.els('#advisor-table tr.best')) == 1, 'the advisor')
+            self.assert_on_first_screen(['#dice', '#mark', '#advisor-table tr.best'], 'mark')
+            self.shot('phone_mark')
+            width = self.driver.execute_script('return document.documentElement.scrollWidth')
+            self.assertLessEqual(width, 390, 'no sideways scrolling')
+            self.assertEqual(len([e for e in self.els('#sheets .player') if e.is_displayed()]), 4)
+            self.click('#others-toggle')
+            self.assertEqual(len([e for e in self.els('#sheets .player') if e.is_displayed()]), 1)
+            self.click('#others-toggle')
+            self.assertEqual(len([e for e in self.els('#sheets .player') if e.is_displayed()]), 4)
+        finally:
+            self.driver.execute_cdp_cmd('Emulation.clearDeviceMetricsOverride', {})
 
     def test_analysis(self):
         self.open()
