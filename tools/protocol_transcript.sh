@@ -31,9 +31,12 @@ paste -d '\n' "$root/docs/examples/transcript_requests.jsonl" replies.jsonl |
 # printed, then every reply and progress line in the order they came.
 mkdir tables3
 ln -s "$(realpath "tables/$name")" "tables3/$name"
+first=1
 while IFS= read -r line; do
   printf '%s\n' "$line"
-  sleep 0.2
+  # After the hello a second, so that a slow start (a sanitized build) is
+  # over before the rest comes: their order then holds on any machine.
+  if [ "$first" = 1 ]; then sleep 1; first=0; else sleep 0.2; fi
 done <"$root/docs/examples/transcript3_requests.jsonl" |
   "$penk" engine --table-dir tables3 2>/dev/null >replies3.jsonl
 sed 's/^/> /' "$root/docs/examples/transcript3_requests.jsonl"
