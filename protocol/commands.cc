@@ -228,13 +228,6 @@ std::vector<uint32_t> BlockedSetsOf(const Request& r, const Rules& rules) {
   return sets;
 }
 
-std::string BlockedText(uint32_t rows) {
-  std::string out;
-  for (int k = 1; k <= kRows; ++k)
-    if (rows >> (k - 1) & 1) absl::StrAppend(&out, k);
-  return out;
-}
-
 json CmdPrepare(Session& s, const Request& r) {
   const Rules rules = RulesOrThrow(r.String("rules", ""));
   const Objective objective = ObjectiveOrThrow(r.String("objective", "mean"));
@@ -245,7 +238,7 @@ json CmdPrepare(Session& s, const Request& r) {
                 r.work().progress);
   json tables = json::array();
   for (size_t i = 0; i < sets.size(); ++i)
-    tables.push_back({{"blocked", BlockedText(sets[i])}, {"loaded", static_cast<bool>(loaded[i])}});
+    tables.push_back({{"blocked", BlockedRowsDigits(sets[i])}, {"loaded", static_cast<bool>(loaded[i])}});
   json out = {{"rules", FormatRules(rules)}};
   if (objective.is_target()) out["objective"] = FormatObjective(objective);
   out["spreads"] = spreads;

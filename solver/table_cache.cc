@@ -26,10 +26,15 @@ SpreadLoader InMemorySpreadLoader() {
   };
 }
 
+std::string BlockedRowsDigits(uint32_t blocked_rows) {
+  std::string digits;
+  for (int k = 1; k <= kRows; ++k)
+    if (blocked_rows >> (k - 1) & 1) absl::StrAppend(&digits, k);
+  return digits;
+}
+
 std::string DescribeTableKey(const TableKey& key) {
-  std::string rows;
-  for (int r = 1; r <= kRows; ++r)
-    if (key.blocked_rows >> (r - 1) & 1) absl::StrAppend(&rows, r);
+  const std::string rows = BlockedRowsDigits(key.blocked_rows);
   return absl::StrCat(FormatRules(key.rules), rows.empty() ? "" : absl::StrCat(" blocked=", rows),
                       key.objective.is_target() ? absl::StrCat(" ", FormatObjective(key.objective))
                                                 : "");

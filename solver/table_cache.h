@@ -54,6 +54,9 @@ struct TableKey {
   }
 };
 
+// "13" for rows 1 and 3 (bit k-1 = row k); "" for none.
+std::string BlockedRowsDigits(uint32_t blocked_rows);
+
 // "line-min=3,penk-lines=all blocked=12" (and the objective when a target):
 // what a table is, for messages and progress.
 std::string DescribeTableKey(const TableKey& key);

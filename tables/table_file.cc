@@ -94,13 +94,6 @@ std::string RulesText(const TableHeader& h) {
 
 }  // namespace
 
-std::string BlockedRowsDigits(uint32_t blocked_rows) {
-  std::string digits;
-  for (int k = 1; k <= kRows; ++k)
-    if (blocked_rows >> (k - 1) & 1) absl::StrAppend(&digits, k);
-  return digits;
-}
-
 std::string TableTempPath(const std::string& path) {
   return absl::StrCat(path, ".tmp.", ::getpid());
 }

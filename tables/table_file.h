@@ -25,6 +25,7 @@
 #include "absl/status/statusor.h"
 #include "engine/rules.h"
 #include "solver/solitaire_dp.h"
+#include "solver/table_cache.h"  // BlockedRowsDigits
 
 namespace penk {
 
@@ -95,8 +96,7 @@ absl::StatusOr<SolitaireTable> ReadTable(const std::string& path, const Rules& r
 // those, as a build output of an older build.
 bool IsOtherTableFormat(const absl::Status& status);
 
-// "13" for rows 1 and 3 (bit k-1 = row k); "" for none.
-std::string BlockedRowsDigits(uint32_t blocked_rows);
+
 
 }  // namespace penk
 

@@ -1,5 +1,9 @@
 #include "tools/cli_common.h"
 
+#include <filesystem>
+#include <fstream>
+#include <system_error>
+
 #include "absl/strings/str_cat.h"
 #include "engine/quoted_input.h"
 #include "solver/solitaire_state.h"
@@ -47,6 +51,20 @@ CLI::Validator SeedNotNegative() {
         return "";
       },
       "SEED");
+}
+
+void WriteFileAtomically(const std::string& path, const std::string& text,
+                         const std::string& what) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.close();
+    if (!out) throw UsageError{absl::StrCat(what, "cannot write ", QuotedInput(tmp))};
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) throw UsageError{absl::StrCat(what, "cannot write ", QuotedInput(path), ": ", ec.message())};
 }
 
 std::string Plural(long long n, const std::string& one, const std::string& many) {

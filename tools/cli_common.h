@@ -63,6 +63,12 @@ std::string WinFiguresHeader(const nlohmann::ordered_json& answer, const std::st
 // "1 point", "2 points": a count with its noun in the right number.
 std::string Plural(long long n, const std::string& one, const std::string& many);
 
+// Writes `text` to `path` through a temporary file beside it, so that a
+// failed write leaves the old file whole; a failure is a UsageError starting
+// with `what` ("--save: ", or "" for a command's output file).
+void WriteFileAtomically(const std::string& path, const std::string& text,
+                         const std::string& what = "");
+
 // Each file of tools/ registers its subcommands here.
 void RegisterScoreAndMoves(CLI::App& app);
 void RegisterPlay(CLI::App& app);

@@ -64,21 +64,6 @@ std::string RunDate(const std::string& date) {
   return text;
 }
 
-// Writes `text` to `path` through a temporary file beside it, so that a
-// failed write leaves the old file whole.
-void WriteFile(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out) throw UsageError{absl::StrCat("cannot write ", QuotedInput(tmp))};
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw UsageError{absl::StrCat("cannot write ", QuotedInput(path), ": ", ec.message())};
-}
-
 std::vector<std::string> LevelNames() {
   std::vector<std::string> names;
   for (const LevelInfo& l : kLevels) names.push_back(l.name);
@@ -118,7 +103,7 @@ void RunLadder(const DataArgs& a) {
   }
   const std::string text = LadderJson(levels);
   const Ladder checked = OrFail(ParseLadder(text, a.out, LevelNames()));
-  WriteFile(a.out, text);
+  WriteFileAtomically(a.out, text);
   std::printf("%s: %zu levels over %s\n", a.out.c_str(), checked.levels.size() - 1, kLadderReference);
 }
 
@@ -132,7 +117,7 @@ void RunCalibration(const DataArgs& a) {
   d.source.note = a.note;
   const std::string text = CalibrationDataJson(d);
   OrFail(ParseCalibrationData(text, a.out).status());
-  WriteFile(a.out, text);
+  WriteFileAtomically(a.out, text);
   std::printf("%s: maps for 2-4 players fitted on %lld positions\n", a.out.c_str(),
               static_cast<long long>(d.positions));
 }

@@ -82,17 +82,7 @@ struct RecordSaver {
   void operator()() const {
     if (path.empty() || !game) return;
     const std::string text = protocol::GameRecordJson(*game).dump() + "\n";
-    const std::string tmp = path + ".tmp";
-    {
-      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-      out << text;
-      out.close();
-      if (!out) throw UsageError{absl::StrCat("--save: cannot write ", QuotedInput(tmp))};
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec)
-      throw UsageError{absl::StrCat("--save: cannot write ", QuotedInput(path), ": ", ec.message())};
+    WriteFileAtomically(path, text, "--save: ");
   }
 };
 
