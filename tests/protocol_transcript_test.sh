@@ -4,13 +4,22 @@
 # real `penk engine` and the replies must be the documented ones, line for
 # line, so the document cannot go stale. On a difference: run
 # `tools/protocol_transcript.sh` and paste its output over the transcript.
-# Usage: protocol_transcript_test.sh SOURCE_DIR PENK_BINARY
+# With an engine command after the binary (the WebAssembly engine under Node,
+# tests/wasm/run_tests.sh), that engine must answer the protocol 2 transcript
+# exactly as documented (the protocol 3 one is the native engine's).
+# Usage: protocol_transcript_test.sh SOURCE_DIR PENK_BINARY [ENGINE COMMAND...]
 set -euo pipefail
 root=$1
 penk=$2
+shift 2
 doc=$root/docs/PROTOCOL.md
-got=$(bash "$root/tools/protocol_transcript.sh" "$penk")
+got=$(bash "$root/tools/protocol_transcript.sh" "$penk" "$@")
 want=$(grep -E '^[<>] \{' "$doc")
+if [ $# -gt 0 ]; then
+  # The first transcript: a request and its reply for each request line.
+  n=$(grep -c . "$root/docs/examples/transcript_requests.jsonl")
+  want=$(echo "$want" | head -n $((2 * n)))
+fi
 [ -n "$want" ] || { echo "protocol_transcript: no transcript lines in $doc" >&2; exit 1; }
 if [ "$got" != "$want" ]; then
   echo "protocol_transcript: docs/PROTOCOL.md's transcript differs from the engine's replies:" >&2

@@ -7,10 +7,18 @@
 # refused there. The full table is the one beside the binary when it has
 # been built (build/tables/), else it is built here (10-20 s). Then the
 # protocol 3 transcript (see below).
-# Usage: tools/protocol_transcript.sh [build/penk]
+# With an engine command after the binary (the WebAssembly engine under Node:
+# `node build-wasm/module/engine_cli.mjs`), that command answers the requests
+# of the first transcript instead of `penk engine` (the binary still makes the
+# tables), and the protocol 3 transcript is left out: the module speaks
+# protocol 2, on one thread.
+# Usage: tools/protocol_transcript.sh [build/penk [ENGINE COMMAND...]]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 penk=$(realpath "${1:-$root/build/penk}")
+shift || true
+engine=("$@")
+[ ${#engine[@]} -gt 0 ] || engine=("$penk" engine)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -18,13 +26,17 @@ cd "$work"
 mkdir tables
 name=solitaire_line-min=3_penk-lines=all.penktable
 if [ -f "$(dirname "$penk")/tables/$name" ]; then
-  ln -s "$(dirname "$penk")/tables/$name" "tables/$name"
+  # A copy for another engine: the module's view of the folder cannot follow
+  # a link out of it.
+  if [ "${engine[0]}" = "$penk" ]; then ln -s "$(dirname "$penk")/tables/$name" "tables/$name"
+  else cp "$(dirname "$penk")/tables/$name" "tables/$name"; fi
 else
   "$penk" tables build --out "tables/$name" >/dev/null 2>&1
 fi
-"$penk" engine --table-dir tables --no-build <"$root/docs/examples/transcript_requests.jsonl" 2>/dev/null >replies.jsonl
+"${engine[@]}" --table-dir tables --no-build <"$root/docs/examples/transcript_requests.jsonl" 2>/dev/null >replies.jsonl
 paste -d '\n' "$root/docs/examples/transcript_requests.jsonl" replies.jsonl |
   awk 'NR % 2 { print "> " $0; next } { print "< " $0 }'
+[ "${engine[0]}" = "$penk" ] || exit 0
 # Protocol 3 (docs/examples/transcript3_requests.jsonl): requests sent 0.2 s
 # apart without waiting for replies, into a folder where building is on (the
 # prepare builds the blocked-row table of row 1, a few seconds); every request is

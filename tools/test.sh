@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite, twice, then what runs on threads once more (README's
-# test command; .ci/run runs it):
+# The whole test suite, twice, then what runs on threads once more, then the
+# WebAssembly build (README's test command; .ci/run runs it):
 #  1. the Release build of tools/setup.sh (build/), as users build it;
 #  2. the same tests under AddressSanitizer + UndefinedBehaviorSanitizer
 #     (build-asan/, -DPENK_SANITIZE=ON): any report fails its test;
@@ -9,16 +9,19 @@
 #     (capi_threads), the server (server_test) and requests in flight
 #     (dispatch_test, protocol 3). The other tests run one thread of ours,
 #     or OpenMP, whose uninstrumented runtime TSan cannot see.
+#  4. the WebAssembly build (tools/build_wasm.sh, build-wasm/): its module
+#     and npm package against the Release build's `penk engine`
+#     (tests/wasm/run_tests.sh).
 # Each pass ends with ctest's summary line ("100% tests passed, ...").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=${PENK_TEST_JOBS:-2}
 
 bash tools/setup.sh
-echo "== pass 1/3: Release (build/)"
+echo "== pass 1/4: Release (build/)"
 ctest --test-dir build --output-on-failure -j "$jobs"
 
-echo "== pass 2/3: AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)"
+echo "== pass 2/4: AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)"
 mkdir -p build-asan
 # -O1 -g1 (line tables for the reports' stack traces): the compile is half
 # of this pass's time, -O3 and full debug information would lengthen it. No
@@ -30,6 +33,16 @@ if ! { cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPENK_SANITIZ
   echo "test: the sanitizer build failed; full log in build-asan/build.log" >&2
   exit 1
 fi
+# The tables pass 1 built or loaded (build/tables/), copied beside the
+# sanitized binaries: the same files (checked on load), so this pass spends
+# its time on what it adds (memory errors in the code that uses them) and not
+# on rebuilding them under ASan. Builds themselves are still run here: the
+# tests that build tables do so in folders of their own.
+seed_tables() {
+  mkdir -p "$1/tables"
+  if [ -d build/tables ]; then cp -n build/tables/*.penk* "$1/tables/" 2>/dev/null || true; fi
+}
+seed_tables build-asan
 # Known defects found by the sanitizers, not yet fixed, are listed (with their
 # issue) in tests/sanitize_known_failures.txt: said here, not run.
 # (`|| true`: an empty list is no failure under pipefail.)
@@ -45,7 +58,7 @@ ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1} \
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
   ctest --test-dir build-asan --output-on-failure -j "$jobs" "${exclude[@]}"
 
-echo "== pass 3/3: ThreadSanitizer, the threaded tests (build-tsan/)"
+echo "== pass 3/4: ThreadSanitizer, the threaded tests (build-tsan/)"
 mkdir -p build-tsan
 # Baseline x86-64 code: the dispatch's ifunc resolvers crash under TSan.
 if ! { cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPENK_TSAN=ON -DPENK_MAX_ISA=baseline \
@@ -57,7 +70,12 @@ if ! { cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPENK_TSAN=ON
   echo "test: the ThreadSanitizer build failed; full log in build-tsan/build.log" >&2
   exit 1
 fi
+seed_tables build-tsan
 # One OpenMP thread: libgomp is not instrumented, and its own synchronisation
 # would be reported as races. Any report exits 66 and fails its test.
 OMP_NUM_THREADS=1 TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:exitcode=66:second_deadlock_stack=1} \
   ctest --test-dir build-tsan --output-on-failure -j "$jobs" -R '^(capi_threads|Server\..*|ServerTables\..*|Dispatch\..*)$'
+
+echo "== pass 4/4: WebAssembly (build-wasm/)"
+bash tools/build_wasm.sh
+bash tests/wasm/run_tests.sh build/penk build-wasm
