@@ -440,6 +440,18 @@ json HandleRequest(Session& session, const json& request, const RequestWork& wor
 
 std::string ReplyLine(const json& reply) { return Dump(reply); }
 
+int64_t EveryRequestField(const json& request, const char* name, int64_t lo, int64_t hi) {
+  if (!request.contains(name)) return 0;
+  const json& v = request[name];
+  if (!v.is_number_integer()) return 0;
+  if (v.is_number_unsigned()) {
+    const uint64_t u = v.get<uint64_t>();
+    return u >= static_cast<uint64_t>(lo) && u <= static_cast<uint64_t>(hi) ? static_cast<int64_t>(u) : 0;
+  }
+  const int64_t x = v.get<int64_t>();
+  return x >= lo && x <= hi ? x : 0;
+}
+
 std::string HandleLine(Session& session, absl::string_view line) {
   json request, error;
   if (!ParseRequestLine(line, request, error)) return Dump(error);

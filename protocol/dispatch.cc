@@ -25,20 +25,6 @@ constexpr std::chrono::milliseconds kHeadStart{50};
 // How often the watcher looks at deadlines, stops and progress.
 constexpr std::chrono::milliseconds kTick{10};
 
-// An integer field in range, or 0 when absent or invalid (HandleRequest
-// refuses the invalid ones with their message).
-int64_t OptionalInt(const json& request, const char* name, int64_t lo, int64_t hi) {
-  if (!request.contains(name)) return 0;
-  const json& v = request[name];
-  if (!v.is_number_integer()) return 0;
-  if (v.is_number_unsigned()) {
-    const uint64_t u = v.get<uint64_t>();
-    return u >= static_cast<uint64_t>(lo) && u <= static_cast<uint64_t>(hi) ? static_cast<int64_t>(u) : 0;
-  }
-  const int64_t x = v.get<int64_t>();
-  return x >= lo && x <= hi ? x : 0;
-}
-
 bool IsErrorCode(const json& reply, ErrorCode code) {
   return reply.contains("error") && reply["error"]["code"] == ErrorCodeName(code);
 }
@@ -123,8 +109,8 @@ void Dispatcher::Submit(absl::string_view line, Sink sink) {
   const json id = request.contains("id") ? request["id"] : json(nullptr);
   // A caller waiting for this one reply (Call) sees protocol 2's rules.
   const bool concurrent = session_.protocol() >= 3 && !sink;
-  const int64_t time_ms = OptionalInt(request, "time_ms", 1, kMaxRequestTimeMs);
-  const int64_t progress_ms = OptionalInt(request, "progress_ms", kMinProgressMs, kMaxRequestTimeMs);
+  const int64_t time_ms = EveryRequestField(request, "time_ms", 1, kMaxRequestTimeMs);
+  const int64_t progress_ms = EveryRequestField(request, "progress_ms", kMinProgressMs, kMaxRequestTimeMs);
   std::unique_lock<std::mutex> lock(mutex_);
   // hello is answered at once in both protocols (it may change the
   // protocol); so is any request of protocol 2 that asks for nothing the
@@ -174,7 +160,7 @@ void Dispatcher::Submit(absl::string_view line, Sink sink) {
   job->sink = std::move(sink);
   if (time_ms > 0) job->deadline = Clock::now() + std::chrono::milliseconds(time_ms);
   if (cmd != "new_game" && job->request.contains("game") && job->request["game"].is_number_integer()) {
-    const int64_t g = OptionalInt(job->request, "game", 1, INT32_MAX);
+    const int64_t g = EveryRequestField(job->request, "game", 1, INT32_MAX);
     if (g > 0) job->game = static_cast<int>(g);
   }
   jobs_.push_back(job);

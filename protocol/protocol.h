@@ -45,6 +45,11 @@ inline constexpr int kLatestProtocol = 3;
 inline constexpr const char* kEveryRequestFields[] = {"time_ms", "progress_ms"};
 inline constexpr int64_t kMaxRequestTimeMs = 3'600'000;  // an hour: both fields' bound
 inline constexpr int64_t kMinProgressMs = 10;  // progress messages at most 100 a second
+// One of kEveryRequestFields of a parsed request: its value when it is an
+// integer in [lo, hi], else 0 (absent; HandleRequest refuses an invalid one
+// with its message). The doors read time_ms and progress_ms with it.
+int64_t EveryRequestField(const nlohmann::ordered_json& request, const char* name, int64_t lo,
+                          int64_t hi);
 inline constexpr char kEngineName[] = "penk";
 inline constexpr char kEngineVersion[] = PENK_VERSION_STRING;  // CMakeLists.txt project()
 

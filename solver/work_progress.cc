@@ -11,18 +11,28 @@ thread_local WorkProgress* current_progress = nullptr;
 }  // namespace
 
 void WorkProgress::Set(std::string what, int64_t done, int64_t total) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  now_.what = std::move(what);
-  now_.done = done;
-  now_.total = total;
-  ++now_.version;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    now_.what = std::move(what);
+    now_.done = done;
+    now_.total = total;
+    ++now_.version;
+  }
+  Tell();
 }
 
 void WorkProgress::Update(int64_t done, int64_t total) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  now_.done = done;
-  now_.total = total;
-  ++now_.version;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    now_.done = done;
+    now_.total = total;
+    ++now_.version;
+  }
+  Tell();
+}
+
+void WorkProgress::Tell() {
+  if (listener_) listener_(Read());
 }
 
 WorkProgress::Snapshot WorkProgress::Read() const {

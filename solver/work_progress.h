@@ -12,6 +12,7 @@
 #define PENK_SOLVER_WORK_PROGRESS_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -26,6 +27,13 @@ class WorkProgress {
     int64_t total = 0;     // of this many (0: unknown)
     uint64_t version = 0;  // changes with every report: a watcher sends only news
   };
+  // Told of every report, on the reporting thread, after it is recorded:
+  // for a watcher that has no thread of its own to read from (the
+  // one-thread WebAssembly engine, wasm/module.cc). Empty: nobody is told.
+  using Listener = std::function<void(const Snapshot&)>;
+  WorkProgress() = default;
+  explicit WorkProgress(Listener listener) : listener_(std::move(listener)) {}
+
   // A new stage of the work.
   void Set(std::string what, int64_t done, int64_t total);
   // More of the current stage done.
@@ -33,8 +41,10 @@ class WorkProgress {
   Snapshot Read() const;
 
  private:
+  void Tell();
   mutable std::mutex mutex_;
   Snapshot now_;
+  const Listener listener_;
 };
 
 // A passing stage of the work (a table loaded for it): reported while the

@@ -62,8 +62,25 @@ if ! { emcmake cmake -S . -B "$out" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=O
   exit 1
 fi
 
+# The static site: the page of web/ with the engine in a Web Worker, its
+# service worker and manifest (wasm/site/), and the module.
+site=$out/site
+rm -rf "$site" && mkdir -p "$site"
+cp web/* wasm/site/engine_worker.js wasm/site/manifest.webmanifest wasm/site/icon.svg "$site/"
+cp "$out"/module/penk-engine-core.mjs "$out"/module/penk-engine-core.wasm wasm/penk_engine.mjs "$site/"
+# index.html: the engine in a worker, the manifest.
+sed -i 's|<meta charset="utf-8">|<meta charset="utf-8">\n<meta name="penk-engine" content="worker">\n<link rel="manifest" href="manifest.webmanifest">|' "$site/index.html"
+grep -q 'name="penk-engine"' "$site/index.html" || { echo "build_wasm: index.html has no <meta charset> line to extend" >&2; exit 1; }
+# The service worker caches every file of the site; its cache is named by
+# their digest, so a new build replaces the old one.
+files=$(cd "$site" && ls | sort)
+digest=$(cd "$site" && cat $files | sha256sum | cut -c1-16)
+list=$(printf '"./",'; for f in $files; do printf '"%s",' "$f"; done)
+sed -e "s|@SITE_DIGEST@|$digest|" -e "s|@SITE_FILES@|${list%,}|" wasm/site/sw.js >"$site/sw.js"
+
 # The npm package: `npm pack` of the staged folder (no dependencies, nothing
 # fetched).
 rm -f "$out"/npm/penk-engine-*.tgz
 (cd "$out/npm/package" && npm pack --silent --pack-destination .. >/dev/null)
 ls -l "$out"/module/penk-engine-core.wasm "$out"/npm/penk-engine-*.tgz >&2
+echo "build_wasm: the static site is $site/ (serve it with any static file host: python3 -m http.server -d $site)" >&2

@@ -14,6 +14,10 @@ export interface EngineOptions {
   mountCwd?: boolean;
   /** Browser: where penk-engine-core.wasm is, if not beside penk_engine.mjs. */
   wasmUrl?: string;
+  /** Progress messages of requests with "progress_ms" (their JSON text), unless the request names its own. */
+  onProgress?: (message: string) => void;
+  /** Browser: a table built could not be kept in IndexedDB (the reply stands; the error says why, e.g. the quota). */
+  onStorageError?: (error: Error) => void;
   /** The module's standard output and error, a line at a time (table builds report progress there). */
   print?: (line: string) => void;
   printErr?: (line: string) => void;
@@ -27,12 +31,18 @@ export interface Reply {
   [field: string]: unknown;
 }
 
+/** A progress message: {"id", "progress": {"done", "total", "what"}}. */
+export interface Progress {
+  id?: unknown;
+  progress: { done: number; total: number; what: string };
+}
+
 /** One engine: its own games and tables. Requests run one at a time, in the order made. */
 export interface Engine {
-  /** A request object (or its JSON text) in, its reply out. */
-  request(request: object | string): Promise<Reply>;
+  /** A request object (or its JSON text) in, its reply out; with "progress_ms", its progress messages to onProgress. */
+  request(request: object | string, options?: { onProgress?: (message: Progress) => void }): Promise<Reply>;
   /** One request line in, the reply line out (the protocol's own text). */
-  requestLine(line: string): Promise<string>;
+  requestLine(line: string, options?: { onProgress?: (message: string) => void }): Promise<string>;
   /** Whether {"cmd":"quit"} was answered. */
   quitRequested(): boolean;
   /** Frees the engine; later requests are refused. */

@@ -74,13 +74,29 @@ export async function createEngine(options = {}) {
   let queue = Promise.resolve();
   let closed = false;
 
-  // One request line in, its reply line out (the protocol's own text).
-  async function requestLine(line) {
+  // One request line in, its reply line out (the protocol's own text). A
+  // request with "progress_ms" has its progress messages (their JSON text)
+  // passed to `onProgress` while it runs (else to options.onProgress).
+  async function requestLine(line, { onProgress } = {}) {
     const run = async () => {
       if (closed) throw new Error('penk-engine: the engine is closed');
       const before = files();
-      const reply = call(handle, line);
-      if (files() !== before) await persist();  // a table was built: keep it
+      core.penkProgress = onProgress || options.onProgress || null;
+      let reply;
+      try {
+        reply = call(handle, line);
+      } finally {
+        core.penkProgress = null;
+      }
+      // A table was built: keep it. The reply stands if the browser refuses
+      // the space; the host is told (the table is built again next visit).
+      if (files() !== before) {
+        try {
+          await persist();
+        } catch (err) {
+          (options.onStorageError || ((e) => moduleOptions.printErr(e.message)))(err);
+        }
+      }
       return reply;
     };
     const result = queue.then(run, run);
@@ -91,9 +107,11 @@ export async function createEngine(options = {}) {
   return {
     requestLine,
     // A request object (or its JSON text) in, the reply object out.
-    async request(request) {
+    // Progress messages, as objects, to `onProgress`.
+    async request(request, { onProgress } = {}) {
       const line = typeof request === 'string' ? request : JSON.stringify(request);
-      return JSON.parse(await requestLine(line));
+      const tell = onProgress && ((text) => onProgress(JSON.parse(text)));
+      return JSON.parse(await requestLine(line, { onProgress: tell }));
     },
     // Whether {"cmd":"quit"} was answered: a host reading requests stops.
     quitRequested: () => !closed && quitRequested(handle) !== 0,

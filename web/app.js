@@ -2,14 +2,14 @@
 // advisor and coach, undo, history, the result; and the analysis view. All
 // game logic is the engine's (engine.js): the page only shows its state and
 // sends the player's decisions.
-import { Engine, describeError } from './engine.js';
+import { connectEngine, describeError } from './engine.js';
 import { renderSheet, markingCells } from './sheet.js';
 import { dieElement, canonicalDice, normaliseDice } from './dice.js';
 import { setupAnalysis } from './analysis.js';
 import { saveGame, loadGame, clearGame } from './store.js';
 
 const $ = (id) => document.getElementById(id);
-const engine = new Engine();
+const engine = connectEngine();
 
 const app = {
   hello: null,
@@ -670,6 +670,18 @@ function showConnected() {
   $('connection').textContent = `engine ${app.hello.name} ${app.hello.version}`;
   $('connection').classList.remove('bad');
 }
+
+// Work the engine reports while it runs (the static site's engine builds a
+// table on first use, several seconds): shown in place of the engine's name.
+engine.onprogress = (p) => {
+  if (!p) {
+    if (app.hello) showConnected();
+    return;
+  }
+  const share = p.total > 0 ? ` ${Math.floor((100 * p.done) / p.total)}%` : '';
+  $('connection').textContent = `${p.what}${share}…`;
+};
+engine.onwarning = (text) => showError(new Error(text));
 
 async function start() {
   try {

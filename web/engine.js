@@ -1,5 +1,6 @@
-// The engine protocol over the server's WebSocket (/engine): one JSON request
-// per message, one reply per request (docs/PROTOCOL.md). Replies come in
+// The engine protocol over the server's WebSocket (/engine), or to the
+// WebAssembly engine in a Web Worker (WorkerEngine, the static site): one JSON
+// request per message, one reply per request (docs/PROTOCOL.md). Replies come in
 // order, so each request waits for the reply with its id. When the socket
 // closes, every waiting request is refused and `onclose` is told; `reopen`
 // connects again (the page then restores its game from the saved record).
@@ -67,6 +68,83 @@ export class Engine {
       this.ws.send(JSON.stringify({ id, cmd, ...fields }));
     });
   }
+}
+
+// The same engine in a Web Worker (the static site of tools/build_wasm.sh:
+// the WebAssembly module, no server). Requests ask for progress, so that a
+// table built on first use shows in `onprogress` ({done, total, what}; null
+// when the request is answered). A worker that fails is a closed connection:
+// `reopen` starts a new one (a new session; the page restores its game).
+export class WorkerEngine {
+  constructor(url = 'engine_worker.js') {
+    this.url = url;
+    this.nextId = 1;
+    this.waiting = new Map();
+    this.onclose = null;
+    this.onprogress = null;
+    this.onwarning = null;
+    this.ready = this.connect();
+  }
+
+  reopen() {
+    if (this.worker) this.worker.terminate();
+    this.ready = this.connect();
+    return this.ready;
+  }
+
+  connect() {
+    return new Promise((resolve, reject) => {
+      const worker = new Worker(this.url, { type: 'module' });
+      this.worker = worker;
+      const lost = (why) => {
+        if (worker !== this.worker) return;
+        for (const pending of this.waiting.values()) pending.reject(new EngineError('connection', why));
+        this.waiting.clear();
+        reject(new EngineError('connection', why));
+        if (this.onclose) this.onclose(why);
+      };
+      worker.onerror = (event) => lost(`the engine stopped (${event.message || 'worker error'})`);
+      worker.onmessage = (event) => {
+        const m = event.data;
+        if (m.ready) resolve();
+        else if (m.failed) lost(`the engine could not start: ${m.failed}`);
+        else if (m.warning) { if (this.onwarning) this.onwarning(m.warning); }
+        else if (m.progress) {
+          let p;
+          try { p = JSON.parse(m.progress).progress; } catch { return; }
+          if (this.onprogress) this.onprogress(p);
+        } else if (m.reply) {
+          let reply;
+          try { reply = JSON.parse(m.reply); } catch { return; }
+          const pending = this.waiting.get(reply.id);
+          if (!pending) return;
+          this.waiting.delete(reply.id);
+          if (this.onprogress) this.onprogress(null);
+          if (reply.error) pending.reject(new EngineError(reply.error.code, reply.error.message));
+          else pending.resolve(reply.result);
+        }
+      };
+    });
+  }
+
+  async request(cmd, fields = {}) {
+    await this.ready;
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.worker.postMessage({ line: JSON.stringify({ id, cmd, ...fields, progress_ms: 250 }) });
+    });
+  }
+}
+
+// The page's engine: in a worker on the static site (its index.html says so
+// with <meta name="penk-engine" content="worker">), else `penk serve`'s
+// WebSocket. The static site also installs its service worker (offline use).
+export function connectEngine() {
+  const meta = document.querySelector('meta[name="penk-engine"]');
+  if (!meta || meta.content !== 'worker') return new Engine();
+  if ('serviceWorker' in navigator) navigator.serviceWorker.register('sw.js').catch(() => {});
+  return new WorkerEngine();
 }
 
 function engineUrl() {

@@ -14,3 +14,12 @@ echo "wasm: the protocol 2 transcript"
 bash "$root/tests/protocol_transcript_test.sh" "$root" "$penk" node "$wasm/module/engine_cli.mjs"
 echo "wasm: the npm package against penk engine"
 PENK_BIN=$penk PENK_NPM_TGZ=$tgz node --test "$root/tests/wasm/engine_test.mjs"
+# The static site in headless Chromium: the browser tests of `penk serve`'s
+# page against build-wasm/site/ served by python3 -m http.server (no penk
+# process serves it), in one browser so that the tables the worker builds
+# on first use (kept in IndexedDB) serve the cases after it; then offline.
+echo "wasm: the static site in a browser"
+/usr/bin/python3 "$root/tests/web/browser_test.py" --penk "$penk" --site "$wasm/site" \
+  --shots "$wasm/site_screens" \
+  test_load test_game_vs_expert test_advisor_equals_penk_hint test_physical_dice test_undo \
+  test_coach_with_opponents test_reload test_analysis test_offline

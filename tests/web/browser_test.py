@@ -51,13 +51,24 @@ class Engine:
 class Page(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.server = subprocess.Popen([ARGS.penk, 'serve', '--port', '0'], stderr=subprocess.PIPE,
-                                      text=True)
-        line = cls.server.stderr.readline()
-        m = re.search(r'http://127\.0\.0\.1:(\d+)', line)
+        if ARGS.site:
+            # The static site (tools/build_wasm.sh): any static file host,
+            # here Python's; no penk process serves the page.
+            cls.server = subprocess.Popen([sys.executable, '-u', '-m', 'http.server', '0', '--bind', '127.0.0.1',
+                                           '--directory', ARGS.site], stdout=subprocess.PIPE,
+                                          stderr=subprocess.DEVNULL, text=True)
+            line = cls.server.stdout.readline()
+            m = re.search(r'port (\d+)', line)
+            what = 'python3 -m http.server'
+        else:
+            cls.server = subprocess.Popen([ARGS.penk, 'serve', '--port', '0'], stderr=subprocess.PIPE,
+                                          text=True)
+            line = cls.server.stderr.readline()
+            m = re.search(r'http://127\.0\.0\.1:(\d+)', line)
+            what = 'penk serve'
         if not m:
             cls.server.kill()
-            raise RuntimeError(f'penk serve did not start: {line!r}')
+            raise RuntimeError(f'{what} did not start: {line!r}')
         cls.url = f'http://127.0.0.1:{m.group(1)}/'
         cls.profile = tempfile.mkdtemp(prefix='penk_chromium_')
         options = webdriver.ChromeOptions()
@@ -604,6 +615,8 @@ class Page(unittest.TestCase):
         """A lost connection (the socket closed from the page's side; the
         server's side: test_server_restart) is recovered without a reload: the page
         reconnects, restores the saved game in the new session and goes on."""
+        if ARGS.site:
+            self.skipTest('penk serve only: the static site has no server to lose')
         replica, state = self.play_to_second_turn_keep(['human', 'greedy'], 5)
         try:
             self.wait_for(lambda d: self.saved_steps() == state['undo_steps'], 'the game saved')
@@ -625,6 +638,8 @@ class Page(unittest.TestCase):
         connection lost from the server's side): the page notices, retries
         with backoff while nothing answers, then restores the saved game in
         the new server and goes on."""
+        if ARGS.site:
+            self.skipTest('penk serve only: the static site has no server to lose')
         replica, state = self.play_to_second_turn_keep(['human', 'greedy'], 6)
         try:
             self.wait_for(lambda d: self.saved_steps() == state['undo_steps'], 'the game saved')
@@ -854,12 +869,58 @@ class Page(unittest.TestCase):
         self.wait_for(lambda d: self.error_text() != '', 'the error')
         self.assertIn('not possible', self.error_text())
 
+    def test_offline(self):
+        """The static site after a first visit, with its host gone (the file
+        server stopped) and the browser offline: a reload shows the page from
+        the service worker's cache, the engine starts from it and the tables
+        kept in IndexedDB, and a turn is played against greedy."""
+        if not ARGS.site:
+            self.skipTest('the static site only')
+        self.new_game(['human', 'greedy'], 5)
+        self.wait_human_or_over()
+        self.wait_for(lambda d: d.execute_script(
+            'return navigator.serviceWorker.controller !== null'), 'the service worker in control')
+        port = self.url.rsplit(':', 1)[1].strip('/')
+        self.server.terminate()
+        self.server.wait(timeout=30)
+        self.driver.execute_cdp_cmd('Network.enable', {})
+        self.driver.execute_cdp_cmd('Network.emulateNetworkConditions', {
+            'offline': True, 'latency': 0, 'downloadThroughput': -1, 'uploadThroughput': -1})
+        try:
+            self.driver.refresh()
+            self.wait_ready()
+            self.assertIsNone(self.el('#play').get_attribute('hidden'), 'the saved game is shown offline')
+            s = self.wait_human_or_over()
+            self.click('#stop')
+            self.wait_for(lambda d: (self.page_state() or {}).get('phase') == 'mark', 'the mark phase')
+            s = self.page_state()
+            action = s['legal_actions'][-1]
+            if action.startswith('fail:'):
+                self.click(f'#failure button[data-action="{action}"]')
+            else:
+                self.mark_by_clicking(s, action)
+            # greedy answers, and the human's next turn comes: played offline.
+            self.wait_for(lambda d: (self.page_state() or {}).get('round', 0) >= 2 or
+                          (self.page_state() or {}).get('phase') == 'over', 'the next round, offline')
+            self.assertEqual(self.error_text(), '')
+            self.shot('offline')
+        finally:
+            self.driver.execute_cdp_cmd('Network.emulateNetworkConditions', {
+                'offline': False, 'latency': 0, 'downloadThroughput': -1, 'uploadThroughput': -1})
+            server = subprocess.Popen([sys.executable, '-u', '-m', 'http.server', port, '--bind', '127.0.0.1',
+                                       '--directory', ARGS.site], stdout=subprocess.PIPE,
+                                      stderr=subprocess.DEVNULL, text=True)
+            type(self).server = server  # stopped by tearDownClass
+            server.stdout.readline()
+
 
 def main():
     global ARGS
     parser = argparse.ArgumentParser()
     parser.add_argument('--penk', required=True)
     parser.add_argument('--shots', required=True, help='folder for the screenshots')
+    parser.add_argument('--site', help='the static site (build-wasm/site) instead of penk serve: '
+                        'the engine in the page\'s Web Worker')
     parser.add_argument('cases', nargs='*', help='test names, e.g. test_load (default: all)')
     ARGS, rest = parser.parse_known_args()
     names = [f'Page.{c}' for c in ARGS.cases] if ARGS.cases else None
