@@ -1,5 +1,5 @@
 // The WebAssembly engine's costs under Node (tools/bench_wasm.sh): the time
-// to build the solitaire table from nothing (a value request in an empty
+// to build the solitaire table from nothing (a prepare request in an empty
 // table folder, without its spread table), and the median time of a hint
 // with the table loaded, over many positions.
 // Usage: node tools/bench_wasm.js MODULE_DIR TABLE_DIR build|hint
@@ -11,9 +11,9 @@ const engine = await createEngine({ tableDir, mountCwd: false });
 const now = () => Number(process.hrtime.bigint()) / 1e6;
 
 if (what === 'build') {
-  // "hint" needs the value table only (a value request would build the spread table too).
+  // prepare without spreads: the value table alone (a hint would build its spread table too).
   const t0 = now();
-  const r = await engine.request({ id: 1, cmd: 'hint', sheet: '...../...../...../...../.....', roll: '12345J', rerolls: 2, top: 1 });
+  const r = await engine.request({ id: 1, cmd: 'prepare', blocked: '' });
   if (!r.result) throw new Error(JSON.stringify(r));
   console.log(JSON.stringify({ build_ms: now() - t0 }));
 } else {

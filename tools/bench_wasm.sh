@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The WebAssembly engine against the native one, in one run (issue 23 item 6,
 # docs/PERFORMANCE.md): the solitaire table's build from nothing, native
-# `penk tables build` on one thread against the module under Node (alternating,
+# `penk tables build --no-spread` on one thread against the module under Node (alternating,
 # ROUNDS of each, medians); a hint's median time, native `penk engine` (its
 # own timing of the same requests, through penk_bench's BM_RequestRoundTrip is
 # the finer figure) against the module; the module's size, raw and gzipped.
@@ -19,7 +19,7 @@ native=() module=()
 for r in $(seq "$rounds"); do
   rm -rf "$work/n" "$work/w" && mkdir -p "$work/n" "$work/w"
   t0=$(date +%s%N)
-  OMP_NUM_THREADS=1 "$penk" tables build --out "$work/n/t.penktable" >/dev/null 2>&1
+  OMP_NUM_THREADS=1 "$penk" tables build --no-spread --out "$work/n/t.penktable" >/dev/null 2>&1
   t1=$(date +%s%N)
   native+=("$(( (t1 - t0) / 1000000 ))")
   module+=("$(node "$root/tools/bench_wasm.js" "$wasm/module" "$work/w" build | sed 's/.*"build_ms":\([0-9.]*\).*/\1/')")

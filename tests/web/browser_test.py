@@ -28,6 +28,33 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 ARGS = None
 
 
+def chromium(profile):
+    """Debian's headless Chromium with a profile of its own (root: no sandbox;
+    no background networking, which this machine's closed network refuses)."""
+    options = webdriver.ChromeOptions()
+    options.binary_location = '/usr/bin/chromium'
+    for flag in ('--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+                 '--disable-background-networking', '--disable-component-update', '--disable-sync',
+                 '--disable-dev-shm-usage', f'--user-data-dir={profile}', '--window-size=1200,1000'):
+        options.add_argument(flag)
+    service = webdriver.ChromeService(executable_path='/usr/bin/chromedriver') \
+        if hasattr(webdriver, 'ChromeService') else None
+    return webdriver.Chrome(options=options, service=service) if service else webdriver.Chrome(options=options)
+
+
+def static_server(site, port='0'):
+    """Python's static file server on `site` (port 0: a free one); returns
+    the process and its port."""
+    server = subprocess.Popen([sys.executable, '-u', '-m', 'http.server', port, '--bind', '127.0.0.1',
+                               '--directory', site], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    line = server.stdout.readline()
+    m = re.search(r'port (\d+)', line)
+    if not m:
+        server.kill()
+        raise RuntimeError(f'python3 -m http.server did not start: {line!r}')
+    return server, m.group(1)
+
+
 class Engine:
     """A `penk engine` process: the independent replica of the page's game."""
 
@@ -54,33 +81,19 @@ class Page(unittest.TestCase):
         if ARGS.site:
             # The static site (tools/build_wasm.sh): any static file host,
             # here Python's; no penk process serves the page.
-            cls.server = subprocess.Popen([sys.executable, '-u', '-m', 'http.server', '0', '--bind', '127.0.0.1',
-                                           '--directory', ARGS.site], stdout=subprocess.PIPE,
-                                          stderr=subprocess.DEVNULL, text=True)
-            line = cls.server.stdout.readline()
-            m = re.search(r'port (\d+)', line)
-            what = 'python3 -m http.server'
+            cls.server, port = static_server(ARGS.site)
+            cls.url = f'http://127.0.0.1:{port}/'
         else:
             cls.server = subprocess.Popen([ARGS.penk, 'serve', '--port', '0'], stderr=subprocess.PIPE,
                                           text=True)
             line = cls.server.stderr.readline()
             m = re.search(r'http://127\.0\.0\.1:(\d+)', line)
-            what = 'penk serve'
-        if not m:
-            cls.server.kill()
-            raise RuntimeError(f'{what} did not start: {line!r}')
-        cls.url = f'http://127.0.0.1:{m.group(1)}/'
+            if not m:
+                cls.server.kill()
+                raise RuntimeError(f'penk serve did not start: {line!r}')
+            cls.url = f'http://127.0.0.1:{m.group(1)}/'
         cls.profile = tempfile.mkdtemp(prefix='penk_chromium_')
-        options = webdriver.ChromeOptions()
-        options.binary_location = '/usr/bin/chromium'
-        for flag in ('--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-                     '--disable-background-networking', '--disable-component-update', '--disable-sync',
-                     '--disable-dev-shm-usage', f'--user-data-dir={cls.profile}', '--window-size=1200,1000'):
-            options.add_argument(flag)
-        service = webdriver.ChromeService(executable_path='/usr/bin/chromedriver') \
-            if hasattr(webdriver, 'ChromeService') else None
-        cls.driver = webdriver.Chrome(options=options, service=service) if service \
-            else webdriver.Chrome(options=options)
+        cls.driver = chromium(cls.profile)
         os.makedirs(ARGS.shots, exist_ok=True)
 
     @classmethod
@@ -907,11 +920,7 @@ class Page(unittest.TestCase):
         finally:
             self.driver.execute_cdp_cmd('Network.emulateNetworkConditions', {
                 'offline': False, 'latency': 0, 'downloadThroughput': -1, 'uploadThroughput': -1})
-            server = subprocess.Popen([sys.executable, '-u', '-m', 'http.server', port, '--bind', '127.0.0.1',
-                                       '--directory', ARGS.site], stdout=subprocess.PIPE,
-                                      stderr=subprocess.DEVNULL, text=True)
-            type(self).server = server  # stopped by tearDownClass
-            server.stdout.readline()
+            type(self).server, _ = static_server(ARGS.site, port)  # stopped by tearDownClass
 
 
 def main():

@@ -1,0 +1,78 @@
+#!/usr/bin/python3
+"""The static site's visits, timed in headless Chromium (issue 23 item 6,
+docs/PERFORMANCE.md): a first visit (an empty browser profile: the module
+loaded, the tables built in the worker) from opening the page to the
+advisor's first hint on a new solitaire game, then a repeat visit (a reload:
+the files from the service worker, the tables from IndexedDB) to the same
+hint; and the median time of a hint request inside the page's worker with
+the table loaded (the page's own round trip: postMessage, the module, the
+reply parsed).
+
+    /usr/bin/python3 tools/bench_site.py build-wasm/site
+"""
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / 'tests' / 'web'))
+from browser_test import chromium, static_server  # noqa: E402  (the tests' one way to start Chromium)
+
+
+def main():
+    site = sys.argv[1]
+    server, port = static_server(site)
+    url = f'http://127.0.0.1:{port}/'
+    profile = tempfile.mkdtemp(prefix='penk_bench_site_')
+    driver = chromium(profile)
+    driver.set_script_timeout(600)
+    wait = WebDriverWait(driver, 600, poll_frequency=0.05)
+    try:
+        def to_first_hint():
+            wait.until(lambda d: d.execute_script('return document.body.dataset.ready === "1"'))
+            if driver.find_element(By.ID, 'play').get_attribute('hidden') is not None:
+                Select(driver.find_element(By.ID, 'seat-0')).select_by_value('human')
+                while len(driver.find_elements(By.CSS_SELECTOR, '#seats select')) > 1:
+                    driver.find_element(By.ID, 'remove-seat').click()
+                driver.find_element(By.ID, 'new-game').click()
+            if not driver.find_element(By.ID, 'advisor-on').is_selected():
+                driver.find_element(By.ID, 'advisor-on').click()
+            wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, '#advisor-table tr')) > 1)
+
+        t0 = time.monotonic()
+        driver.get(url)
+        to_first_hint()
+        first = time.monotonic() - t0
+        t0 = time.monotonic()
+        driver.refresh()
+        to_first_hint()
+        repeat = time.monotonic() - t0
+        # Hints through the page's engine (the worker), the table loaded.
+        times = driver.execute_async_script('''
+          const done = arguments[arguments.length - 1];
+          (async () => {
+            const e = window.penk.engine, out = [];
+            const rolls = ['12345J', '1135JJ', '444555', '22233J', '11111J', '5555JJ', '123345', '2244JJ'];
+            for (let i = 0; i < 400; ++i) {
+              const t = performance.now();
+              await e.request('hint', {sheet: 'o..../.o.../..o../...o./....o', roll: rolls[i % 8], rerolls: i % 3, top: 3});
+              out.push(performance.now() - t);
+            }
+            done(out);
+          })();''')
+        times.sort()
+        print(f'first visit to the first hint: {first:.1f} s; repeat visit (reload) to it: {repeat:.2f} s; '
+              f'a hint in the page (worker round trip, table loaded): median {1000 * times[len(times) // 2]:.0f} us, '
+              f'p90 {1000 * times[int(len(times) * 0.9)]:.0f} us')
+    finally:
+        driver.quit()
+        server.terminate()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+if __name__ == '__main__':
+    main()
