@@ -301,7 +301,7 @@ json CmdHello(Session& s, const Request& r) {
       Fail(ErrorCode::kBadField,
            absl::StrCat("this door speaks protocol ", s.max_protocol(), " only",
                         s.max_protocol() < kLatestProtocol
-                            ? " (libpenk: penk_submit speaks protocol 3)"
+                            ? " (protocol 3: penk engine, penk serve, libpenk's penk_submit)"
                             : ""));
     s.set_protocol(static_cast<int>(p));
   }
