@@ -112,6 +112,18 @@ test('seeded games played by the AI levels are the same games', async () => {
   }
 });
 
+test('the package\'s penk-engine reads lines as penk engine does', () => {
+  // A line of 3 MB (refused, kept only to 1 MiB), a blank line (ignored),
+  // a CRLF line end, then quit: the two processes print the same text.
+  const input = '{"id":1,"cmd":"hello"}\n\n' + 'x'.repeat(3 << 20) + '\n{"id":2,"cmd":"nope"}\r\n' +
+                '{"id":3,"cmd":"quit"}\n{"id":4,"cmd":"hello"}\n';
+  const cli = path.join(scratch, 'node_modules', 'penk-engine', 'engine_cli.mjs');
+  const run = (file, args) => execFileSync(file, args, { input, maxBuffer: 1 << 26, stdio: ['pipe', 'pipe', 'ignore'] }).toString();
+  const want = run(penk, ['engine', '--table-dir', tables, '--no-build']);
+  assert.equal(want.split('\n').length, 5, want);  // four replies, nothing after quit
+  assert.equal(run(process.execPath, [cli, '--table-dir', tables, '--no-build']), want);
+});
+
 test('after all requests', () => {
   native.close();
   wasm.close();
