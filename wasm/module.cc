@@ -1,7 +1,8 @@
 // The engine protocol in WebAssembly (issue 23): one JSON request line in,
 // one JSON reply line out, exactly `penk engine`'s protocol 2 (the halves of
-// HandleLine, protocol/protocol.h), on one thread, with progress messages. wasm/penk_engine.mjs wraps it for
-// JavaScript (Node and browsers); the page runs it in a Web Worker.
+// HandleLine, protocol/protocol.h), on one thread, with progress messages.
+// wasm/penk_engine.mjs wraps it for JavaScript (Node and browsers); the page
+// runs it in a Web Worker.
 //
 // Tables live in the module's file system under the engine's table folder:
 // Node mounts a real folder there (NODEFS), a browser IndexedDB (IDBFS); a
