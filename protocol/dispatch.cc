@@ -286,9 +286,7 @@ void Dispatcher::Watch() {
         if (at.version == job->progress_sent) continue;  // nothing new to say
         job->progress_sent = at.version;
         job->progress_at = now;
-        emit_(ReplyLine({{"id", job->id},
-                         {"progress", {{"done", at.done}, {"total", at.total}, {"what", at.what}}}}),
-              false);
+        emit_(ReplyLine(ProgressJson(job->id, at)), false);
       }
     }
   }

@@ -234,4 +234,8 @@ void AddMoments(absl::StatusOr<std::vector<ActionMoments>> moments, Objective ob
   }
 }
 
+json ProgressJson(const json& id, const WorkProgress::Snapshot& at) {
+  return {{"id", id}, {"progress", {{"done", at.done}, {"total", at.total}, {"what", at.what}}}};
+}
+
 }  // namespace penk::protocol

@@ -15,6 +15,7 @@
 #include "solver/advisor.h"
 #include "solver/objective.h"
 #include "solver/score_spread.h"
+#include "solver/work_progress.h"
 
 namespace penk::protocol {
 
@@ -41,6 +42,10 @@ void AddMoments(absl::StatusOr<std::vector<ActionMoments>> moments, Objective ob
 // request changes no game).
 nlohmann::ordered_json BestActionJson(Session& s, GameSession& g, const std::string& level,
                                       bool apply, const CancelFlag& cancel = nullptr);
+
+// A progress message of request `id` ("progress_ms"): {"id","progress":
+// {"done","total","what"}}, as every door sends it.
+nlohmann::ordered_json ProgressJson(const nlohmann::ordered_json& id, const WorkProgress::Snapshot& at);
 
 }  // namespace penk::protocol
 

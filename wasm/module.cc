@@ -88,9 +88,7 @@ EMSCRIPTEN_KEEPALIVE const char* penk_wasm_request(WasmEngine* engine, const cha
       const Clock::time_point now = Clock::now();
       if (now < next) return;
       next = now + std::chrono::milliseconds(progress_ms);
-      const std::string message = penk::protocol::ReplyLine(
-          {{"id", id}, {"progress", {{"done", at.done}, {"total", at.total}, {"what", at.what}}}});
-      PenkProgress(message.c_str());
+      PenkProgress(penk::protocol::ReplyLine(penk::protocol::ProgressJson(id, at)).c_str());
     });
   penk::WorkProgressScope scope(progress.get());
   work.progress = progress.get();

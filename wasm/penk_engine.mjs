@@ -7,8 +7,8 @@
 //   const engine = await createEngine();                           // browser: IndexedDB
 //   const reply = await engine.request({ cmd: 'hint', sheet: '...', roll: '12345J' });
 //
-// Tables (14.5 MB each) are built by the module on first use (about 10 s
-// for the solitaire table) and kept: in Node in `tableDir`, in a browser in
+// Tables (14.5 MB each) are built by the module on first use (about 15 s
+// for the solitaire table, docs/PERFORMANCE.md) and kept: in Node in `tableDir`, in a browser in
 // IndexedDB (IDBFS), saved after the request that built them.
 import createPenkCore from './penk-engine-core.mjs';
 
@@ -54,8 +54,9 @@ export async function createEngine(options = {}) {
       mirror(cwd);
       FS.chdir(cwd);
     }
-    const inCwd = mountCwd && !path.relative(cwd, absolute).startsWith('..') && !path.isAbsolute(path.relative(cwd, absolute));
-    if (!inCwd) mirror(absolute);
+    // A table folder inside the working folder is already visible.
+    const below = path.relative(cwd, absolute);
+    if (!mountCwd || below.startsWith('..') || path.isAbsolute(below)) mirror(absolute);
     tableDir = mountCwd ? given : absolute;
   } else {
     FS.mkdir(kMount);

@@ -12,6 +12,23 @@ export class EngineError extends Error {
   }
 }
 
+// A reply line to the request waiting for its id: resolved with the result
+// or rejected with EngineError. False if it answers no waiting request.
+function settle(waiting, text) {
+  let reply;
+  try {
+    reply = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  const pending = waiting.get(reply.id);
+  if (!pending) return false;
+  waiting.delete(reply.id);
+  if (reply.error) pending.reject(new EngineError(reply.error.code, reply.error.message));
+  else pending.resolve(reply.result);
+  return true;
+}
+
 export class Engine {
   constructor(url = engineUrl()) {
     this.url = url;
@@ -33,19 +50,7 @@ export class Engine {
       this.ws = ws;
       ws.onopen = () => resolve();
       ws.onerror = () => reject(new EngineError('connection', `cannot reach the engine at ${this.url}`));
-      ws.onmessage = (event) => {
-        let reply;
-        try {
-          reply = JSON.parse(event.data);
-        } catch {
-          return;
-        }
-        const pending = this.waiting.get(reply.id);
-        if (!pending) return;
-        this.waiting.delete(reply.id);
-        if (reply.error) pending.reject(new EngineError(reply.error.code, reply.error.message));
-        else pending.resolve(reply.result);
-      };
+      ws.onmessage = (event) => settle(this.waiting, event.data);
       ws.onclose = (event) => {
         if (ws !== this.ws) return;  // an old socket, already replaced
         const why = event.code === 1009 ? 'a request was too large for the server'
@@ -113,15 +118,8 @@ export class WorkerEngine {
           let p;
           try { p = JSON.parse(m.progress).progress; } catch { return; }
           if (this.onprogress) this.onprogress(p);
-        } else if (m.reply) {
-          let reply;
-          try { reply = JSON.parse(m.reply); } catch { return; }
-          const pending = this.waiting.get(reply.id);
-          if (!pending) return;
-          this.waiting.delete(reply.id);
-          if (this.onprogress) this.onprogress(null);
-          if (reply.error) pending.reject(new EngineError(reply.error.code, reply.error.message));
-          else pending.resolve(reply.result);
+        } else if (m.reply && settle(this.waiting, m.reply) && this.onprogress) {
+          this.onprogress(null);
         }
       };
     });
