@@ -5,7 +5,8 @@
 # most 6 free cells, named by the requests' "table") and, under the default
 # name in tables/ (for expert's tables), the full table: a partial one is
 # refused there. The full table is the one beside the binary when it has
-# been built (build/tables/), else it is built here (10-20 s). Then the
+# been built (build/tables/), else it is built here (10-20 s; without its
+# spread table, which the transcript shows missing). Then the
 # protocol 3 transcript (see below).
 # With an engine command after the binary (the WebAssembly engine under Node:
 # `node build-wasm/module/engine_cli.mjs`), that command answers the requests
@@ -31,7 +32,7 @@ if [ -f "$(dirname "$penk")/tables/$name" ]; then
   if [ "${engine[0]}" = "$penk" ]; then ln -s "$(dirname "$penk")/tables/$name" "tables/$name"
   else cp "$(dirname "$penk")/tables/$name" "tables/$name"; fi
 else
-  "$penk" tables build --out "tables/$name" >/dev/null 2>&1
+  "$penk" tables build --no-spread --out "tables/$name" >/dev/null 2>&1
 fi
 "${engine[@]}" --table-dir tables --no-build <"$root/docs/examples/transcript_requests.jsonl" 2>/dev/null >replies.jsonl
 paste -d '\n' "$root/docs/examples/transcript_requests.jsonl" replies.jsonl |
