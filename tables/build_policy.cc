@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "solver/work_progress.h"
 
 namespace penk {
 
@@ -17,6 +18,7 @@ std::string DescribeBuildPolicy(const BuildPolicy& p) {
       "tables of ", rules.empty() ? "any rules" : absl::StrCat("rules ", absl::StrJoin(rules, " or ")),
       " for ", objectives.empty() ? "any objective"
                                   : absl::StrCat("objective ", absl::StrJoin(objectives, " or ")));
+  if (!p.spreads) absl::StrAppend(&out, " (value tables: spread tables are read, not built)");
   if (p.disk_budget_bytes > 0)
     absl::StrAppend(&out, ", while the folder holds under ", p.disk_budget_bytes >> 20, " MB");
   return out;
@@ -55,6 +57,14 @@ absl::Status BuildPolicy::MayBuild(const TableKey& key, const std::string& dir,
                        disk_budget_bytes >> 20, " MB: no more tables are built", hint));
   }
   return absl::OkStatus();
+}
+
+bool BuildPolicy::Fetched(const std::string& dir, const std::string& path) const {
+  if (!fetch) return false;
+  if (disk_budget_bytes > 0 && FolderBytes(dir) >= disk_budget_bytes) return false;
+  WorkStage fetching(CurrentWorkProgress(), absl::StrCat("fetching table ", path));
+  std::error_code ec;
+  return fetch(path) && std::filesystem::is_regular_file(path, ec);
 }
 
 }  // namespace penk

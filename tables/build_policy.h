@@ -16,6 +16,7 @@
 #define PENK_TABLES_BUILD_POLICY_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -32,8 +33,18 @@ struct BuildPolicy {
   // likewise objectives. Empty: any.
   std::vector<Rules> rules;
   std::vector<Objective> objectives;
-  // When not 0, no build starts once the folder's files take this many bytes.
+  // When not 0, no build starts once the folder's files take this many bytes
+  // (nor a fetch).
   uint64_t disk_budget_bytes = 0;
+  // false: spread tables are read, never built (a missing one is NotFound):
+  // the static site's engine leaves them to a second worker, so that its
+  // first hint waits for the value table only (docs/WEB.md).
+  bool spreads = true;
+  // When set, asked for a default table file (value, spread or mean table)
+  // that is missing, before it is built: true if it made the file at that
+  // path (the static site downloads it from a tables/ folder beside the
+  // page). A file it made that is refused is removed and built instead.
+  std::function<bool(const std::string& path)> fetch;
 
   // Everything, or nothing (the plain on/off of `--no-build`).
   static BuildPolicy All(bool allow) {
@@ -47,6 +58,10 @@ struct BuildPolicy {
   // (the command that makes the missing file), what the operator can do.
   absl::Status MayBuild(const TableKey& key, const std::string& dir,
                         const std::string& make) const;
+
+  // Whether `fetch` made the missing file at `path` of folder `dir` (never
+  // once the folder is over its budget).
+  bool Fetched(const std::string& dir, const std::string& path) const;
 };
 
 // "line-min=3,penk-lines=all and objective mean" style description of what a

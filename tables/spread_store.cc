@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -155,6 +156,10 @@ SpreadLoader FileSpreadLoader(const std::string& dir, BuildPolicy policy) {
     // writes the value table and its spread table.
     if (ours)
       source.may_build = [&] {
+        if (!policy.spreads)
+          return absl::FailedPreconditionError(
+              "this engine reads spread tables but does not build them (its host has them built "
+              "elsewhere)");
         return policy.MayBuild(
             key, folder,
             absl::StrCat("penk tables build --out ", value_path, " --rules ", FormatRules(key.rules),
@@ -165,6 +170,26 @@ SpreadLoader FileSpreadLoader(const std::string& dir, BuildPolicy policy) {
                              ? absl::StrCat(" --objective ", FormatObjective(key.objective))
                              : ""));
       };
+    // Missing files may be had from the policy's source (the host of the
+    // static site); if what it gives is refused, it is removed and built.
+    std::vector<std::string> fetched;
+    if (ours && policy.fetch) {
+      std::vector<std::string> files = {SpreadPathFor(value_path)};
+      if (key.objective.is_target()) files.push_back(MeanPathFor(value_path));
+      for (const std::string& file : files) {
+        std::error_code ec;
+        if (!std::filesystem::exists(file, ec) && policy.Fetched(folder, file)) fetched.push_back(file);
+      }
+    }
+    absl::StatusOr<SpreadTable> got = LoadOrBuildSpreadTable(values, source);
+    if (got.ok() || fetched.empty()) return got;
+    ProgressLine::Message(stderr, absl::StrCat("penk: the spread table fetched beside ", value_path,
+                                               " is refused (", got.status().message(),
+                                               "); building it instead"));
+    for (const std::string& file : fetched) {
+      std::error_code ec;
+      std::filesystem::remove(file, ec);
+    }
     return LoadOrBuildSpreadTable(values, source);
   };
 }

@@ -210,6 +210,30 @@ bool IsOtherTableFormat(const absl::Status& status) {
   return status.GetPayload(kOtherFormatPayload).has_value();
 }
 
+absl::StatusOr<TableKey> ReadTableKey(const std::string& path) {
+  const int raw = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (raw < 0) return absl::NotFoundError(absl::StrCat("table file ", path, " not found"));
+  Fd fd(raw);
+  struct stat st;
+  if (::fstat(fd.fd, &st) != 0 || !S_ISREG(st.st_mode))
+    return absl::InvalidArgumentError(absl::StrCat("table file ", path, " refused: not a regular file"));
+  char bytes[kTableHeaderBytes];
+  const ssize_t got = ReadAll(fd.fd, bytes, sizeof bytes);
+  const TableHeader h = DecodeHeader(bytes);
+  if (got != static_cast<ssize_t>(sizeof bytes) || h.magic != kTableMagic ||
+      h.format_version != kTableFormatVersion || h.line_min < 1 || h.line_min > 5 ||
+      (h.penk_rows != 0 && h.penk_rows != 1) || h.blocked_rows >= 32 ||
+      h.objective > static_cast<uint32_t>(kMaxTarget) + 1)
+    return absl::InvalidArgumentError(absl::StrCat(
+        "table file ", path, " refused: not a PENK value table of format version ", kTableFormatVersion));
+  TableKey key;
+  key.rules.line_min = h.line_min;
+  key.rules.penk_rows = h.penk_rows != 0;
+  key.blocked_rows = h.blocked_rows;
+  key.objective = Objective{static_cast<int>(h.objective) - 1};
+  return key;
+}
+
 absl::StatusOr<SolitaireTable> ReadTable(const std::string& path, const Rules& rules,
                                          uint32_t blocked_rows, Objective objective,
                                          uint64_t magic) {

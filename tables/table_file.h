@@ -91,6 +91,11 @@ absl::StatusOr<SolitaireTable> ReadTable(const std::string& path, const Rules& r
                                          uint32_t blocked_rows = 0, Objective objective = {},
                                          uint64_t magic = kTableMagic);
 
+// What a value table file says it is for (rules, blocked rows, objective),
+// read from its header alone; ReadTable with them checks the rest. A file
+// that is not a value table of this format is refused as ReadTable does.
+absl::StatusOr<TableKey> ReadTableKey(const std::string& path);
+
 // Whether ReadTable refused a table of ours only because it has another
 // format version (an older penk wrote it): the default table folder rebuilds
 // those, as a build output of an older build.

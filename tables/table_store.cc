@@ -105,7 +105,19 @@ absl::StatusOr<SolitaireTable> LoadOrBuildDefaultTable(const Rules& rules, const
   const std::string path = TablePathIn(dir, rules, blocked_rows, objective);
   absl::StatusOr<SolitaireTable> read = ReadTable(path, rules, blocked_rows, objective);
   // Only a missing file, or a build output of an older penk, is (re)built.
-  const bool missing = read.status().code() == absl::StatusCode::kNotFound;
+  bool missing = read.status().code() == absl::StatusCode::kNotFound;
+  // A missing file may be had from the policy's source (the host of the
+  // static site); one it gives that is refused is not kept, but built.
+  if (missing && policy.Fetched(dir, path)) {
+    read = ReadTable(path, rules, blocked_rows, objective);
+    if (read.ok() && read->max_free() == kRows * kColumns) return read;
+    ProgressLine::Message(stderr, absl::StrCat("penk: the table fetched to ", path, " is refused (",
+                                               read.ok() ? "a partial table" : read.status().message(),
+                                               "); building it instead"));
+    std::error_code ec;
+    std::filesystem::remove(path, ec);
+    read = absl::NotFoundError(absl::StrCat("no table at ", path));
+  }
   // A partial table (`tables build --max-free N --out F`) is never the
   // default: its gaps would be errors in the middle of a game. It is the
   // user's file, so it is refused, not rebuilt over.
