@@ -194,45 +194,65 @@ absl::StatusOr<double> SolitaireTable::Value(const Sheet& sheet) const {
   return v;
 }
 
-SolitaireTable BuildSolitaireTable(const Rules& rules, int max_free,
-                                   const BuildProgress& progress, uint32_t blocked_rows,
-                                   Objective objective) {
-  std::vector<double> values(kNumSolitaireStates, std::nan(""));
+TableBuild::TableBuild(const Rules& rules, int max_free, uint32_t blocked_rows, Objective objective)
+    : table_(rules, max_free, std::vector<double>(kNumSolitaireStates, std::nan("")), blocked_rows,
+             objective),
+      layers_(kRows * kColumns + 1) {
   // Layers by free cells: every successor has fewer, so is solved before.
-  std::vector<std::vector<int32_t>> layers(kRows * kColumns + 1);
-  int64_t total = 0;
   for (int64_t i = 0; i < kNumSolitaireStates; ++i) {
     const ColumnCodes codes = StateOfIndex(i);
     if (!CodesValid(codes, blocked_rows)) continue;
     int f = FreeCellCount(codes, blocked_rows);
     if (f <= max_free) {
-      layers[f].push_back(static_cast<int32_t>(i));
-      ++total;
+      layers_[f].push_back(static_cast<int32_t>(i));
+      ++total_;
     }
   }
-  SolitaireTable table(rules, max_free, std::move(values), blocked_rows, objective);
-  std::vector<double>& v = const_cast<std::vector<double>&>(table.values());
-  std::atomic<int64_t> done{0};
+}
 
-  for (const std::vector<int32_t>& layer : layers) {
+void TableBuild::Solve(int layer_number, size_t begin, size_t end, const BuildProgress& progress,
+                       int64_t done_before) {
+  const std::vector<int32_t>& layer = layers_[layer_number];
+  std::vector<double>& v = const_cast<std::vector<double>&>(table_.values());
+  end = std::min(end, layer.size());
 #pragma omp parallel
-    {
-      // On the heap: 48 KB, too much for the stack of a caller's thread.
-      const std::unique_ptr<BatchScratch> scratch = std::make_unique<BatchScratch>();
-      double start[kTurnBatch];
+  {
+    // On the heap: 48 KB, too much for the stack of a caller's thread.
+    const std::unique_ptr<BatchScratch> scratch = std::make_unique<BatchScratch>();
+    double start[kTurnBatch];
 #pragma omp for schedule(dynamic, 16)
-      for (size_t base = 0; base < layer.size(); base += kTurnBatch) {
-        const int count = static_cast<int>(std::min<size_t>(kTurnBatch, layer.size() - base));
-        SolveBatch(table, &layer[base], count, *scratch, start);
-        for (int j = 0; j < count; ++j) v[layer[base + j]] = start[j];
-        if (progress && omp_get_thread_num() == 0 && (base & 1023) == 0)
-          progress(done + base, total);
-      }
+    for (size_t base = begin; base < end; base += kTurnBatch) {
+      const int count = static_cast<int>(std::min<size_t>(kTurnBatch, end - base));
+      SolveBatch(table_, &layer[base], count, *scratch, start);
+      for (int j = 0; j < count; ++j) v[layer[base + j]] = start[j];
+      if (progress && omp_get_thread_num() == 0 && ((base - begin) & 1023) == 0)
+        progress(done_before + static_cast<int64_t>(base - begin), total_);
     }
-    done += layer.size();
-    if (progress) progress(done, total);
   }
-  return table;
+}
+
+void TableBuild::Values(int layer, size_t begin, size_t end, double* out) const {
+  const std::vector<int32_t>& l = layers_[layer];
+  for (size_t i = begin; i < end && i < l.size(); ++i) out[i - begin] = table_.values()[l[i]];
+}
+
+void TableBuild::Set(int layer, size_t begin, size_t end, const double* values) {
+  const std::vector<int32_t>& l = layers_[layer];
+  std::vector<double>& v = const_cast<std::vector<double>&>(table_.values());
+  for (size_t i = begin; i < end && i < l.size(); ++i) v[l[i]] = values[i - begin];
+}
+
+SolitaireTable BuildSolitaireTable(const Rules& rules, int max_free,
+                                   const BuildProgress& progress, uint32_t blocked_rows,
+                                   Objective objective) {
+  TableBuild build(rules, max_free, blocked_rows, objective);
+  int64_t done = 0;
+  for (int layer = 0; layer < build.layer_count(); ++layer) {
+    build.Solve(layer, 0, build.layer_size(layer), progress, done);
+    done += static_cast<int64_t>(build.layer_size(layer));
+    if (progress) progress(done, build.positions());
+  }
+  return std::move(build).Finish();
 }
 
 }  // namespace penk

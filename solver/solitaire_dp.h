@@ -67,6 +67,37 @@ SolitaireTable BuildSolitaireTable(const Rules& rules, int max_free = 25,
                                    const BuildProgress& progress = nullptr,
                                    uint32_t blocked_rows = 0, Objective objective = {});
 
+// BuildSolitaireTable in steps, for a builder that shares the work out
+// itself: the static site's two Web Workers, which share no memory, each
+// solve half of every layer and hand their values to the other before the
+// next layer (wasm/module.cc). Layers are the positions of one free-cell
+// count, solved in order (every successor has fewer free cells); a position's
+// value depends only on the layers before, so any split gives the table
+// BuildSolitaireTable gives, bit for bit.
+class TableBuild {
+ public:
+  TableBuild(const Rules& rules, int max_free, uint32_t blocked_rows, Objective objective);
+  int layer_count() const { return static_cast<int>(layers_.size()); }
+  size_t layer_size(int layer) const { return layers_[layer].size(); }
+  int64_t positions() const { return total_; }
+  // Solves positions [begin, end) of `layer` (OpenMP threads share them);
+  // every layer before must be solved or set. `progress` gets the positions
+  // of the whole build done so far, `done_before` of them before this call.
+  void Solve(int layer, size_t begin, size_t end, const BuildProgress& progress = nullptr,
+             int64_t done_before = 0);
+  // The values of positions [begin, end) of `layer`, to `out`; and the
+  // reverse, values solved elsewhere.
+  void Values(int layer, size_t begin, size_t end, double* out) const;
+  void Set(int layer, size_t begin, size_t end, const double* values);
+  const SolitaireTable& table() const { return table_; }
+  SolitaireTable Finish() && { return std::move(table_); }
+
+ private:
+  SolitaireTable table_;
+  std::vector<std::vector<int32_t>> layers_;
+  int64_t total_ = 0;
+};
+
 // FinalRollValues on `sheet` valued by the table (each marking's successor
 // by ValueOfCodes, a failure's likewise), the same values bit for bit, with
 // the table lookups prefetched and the code dispatched (engine/dispatch.h):

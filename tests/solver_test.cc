@@ -6,6 +6,7 @@
 // die), its own keep enumeration (subsets of dice positions), no keep lattice,
 // no canonical positions (it memoises raw sheets) and no tables.
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <vector>
 
@@ -250,6 +251,38 @@ TEST(ObjectiveTest, LeafParseAndFormat) {
     absl::StatusOr<Objective> o = ParseObjective(bad);
     ASSERT_FALSE(o.ok());
     EXPECT_NE(o.status().message().find("expected mean or target=X"), absl::string_view::npos);
+  }
+}
+
+// The static site's two workers build a table in shares (TableBuild): each
+// solves part of every layer and the other sets those values. Any split
+// gives BuildSolitaireTable's table bit for bit; here two builds that each
+// solve one end of every layer and take the other's values.
+TEST(TableBuildTest, TwoBuildsTradingSharesGiveTheSameTable) {
+  for (uint32_t blocked : {0u, 0b01011u}) {
+    SCOPED_TRACE(blocked);
+    const SolitaireTable whole = BuildSolitaireTable(Rules{}, 9, nullptr, blocked);
+    TableBuild a(Rules{}, 9, blocked, Objective{}), b(Rules{}, 9, blocked, Objective{});
+    ASSERT_EQ(a.layer_count(), b.layer_count());
+    int64_t positions = 0;
+    for (int layer = 0; layer < a.layer_count(); ++layer) {
+      const size_t n = a.layer_size(layer), cut = n / 3;  // unequal shares
+      positions += static_cast<int64_t>(n);
+      a.Solve(layer, 0, cut);
+      b.Solve(layer, cut, n);
+      std::vector<double> from_a(cut), from_b(n - cut);
+      a.Values(layer, 0, cut, from_a.data());
+      b.Values(layer, cut, n, from_b.data());
+      a.Set(layer, cut, n, from_b.data());
+      b.Set(layer, 0, cut, from_a.data());
+    }
+    EXPECT_EQ(positions, a.positions());
+    EXPECT_GT(positions, 0);
+    for (const TableBuild* build : {&a, &b}) {
+      const std::vector<double>& v = build->table().values();
+      ASSERT_EQ(v.size(), whole.values().size());
+      EXPECT_EQ(std::memcmp(v.data(), whole.values().data(), v.size() * sizeof(double)), 0);
+    }
   }
 }
 
