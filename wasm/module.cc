@@ -18,11 +18,27 @@
 #include "nlohmann/json.hpp"
 #include "protocol/protocol.h"
 #include "solver/work_progress.h"
+#include "solver/solitaire_dp.h"
+#include "tables/spread_store.h"
+#include "tables/table_file.h"
+#include "tables/table_store.h"
 
 // Hands a progress message to the JavaScript around the module
 // (wasm/penk_engine.mjs sets Module.penkProgress for the request's extent).
 EM_JS(void, PenkProgress, (const char* message), {
   if (Module["penkProgress"]) Module["penkProgress"](UTF8ToString(message));
+});
+
+// Asks the JavaScript around the module for a missing table file (the
+// static site fetches it from a tables/ folder beside the page, with a
+// synchronous request: a worker may); 1 if it wrote the file at `path`.
+EM_JS(int, PenkFetchTable, (const char* path), {
+  if (!Module["penkFetchTable"]) return 0;
+  try {
+    return Module["penkFetchTable"](UTF8ToString(path)) ? 1 : 0;
+  } catch (e) {
+    return 0;
+  }
 });
 
 namespace {
@@ -41,15 +57,20 @@ extern "C" {
 
 // A new engine whose default tables are in `table_dir` (a folder of the
 // module's file system): `build` 0 refuses to build a missing table (as
-// `penk engine --no-build`), `disk_budget_mb` > 0 starts no build once the
-// folder holds that much (a browser's storage quota), `table_cache_mb` > 0
-// caps the tables held in memory. nullptr if it cannot be made.
+// `penk engine --no-build`), 1 builds any, 2 builds value tables but only
+// reads spread tables (another engine builds them: the static site's second
+// worker); `disk_budget_mb` > 0 starts no build once the folder holds that
+// much (a browser's storage quota), `table_cache_mb` > 0 caps the tables
+// held in memory. A missing table is first asked of Module.penkFetchTable.
+// nullptr if it cannot be made.
 EMSCRIPTEN_KEEPALIVE WasmEngine* penk_wasm_open(const char* table_dir, int build,
                                                int disk_budget_mb, int table_cache_mb) {
   try {
     penk::protocol::SessionOptions options;
     options.table_dir = table_dir && *table_dir ? table_dir : "/tables";
     options.build.allow = build != 0;
+    options.build.spreads = build != 2;
+    options.build.fetch = [](const std::string& path) { return PenkFetchTable(path.c_str()) != 0; };
     if (disk_budget_mb > 0) options.build.disk_budget_bytes = static_cast<uint64_t>(disk_budget_mb) << 20;
     if (table_cache_mb > 0) options.table_cache_mb = static_cast<size_t>(table_cache_mb);
     return new WasmEngine(std::move(options));
@@ -95,6 +116,107 @@ EMSCRIPTEN_KEEPALIVE const char* penk_wasm_request(WasmEngine* engine, const cha
   engine->reply = penk::protocol::ReplyLine(penk::protocol::HandleRequest(engine->session, request, work));
   return engine->reply.c_str();
 }
+
+// Builds the spread table (and, for a target, the mean table) beside the
+// value table file `value_path` and saves it there: the static site's second
+// worker does this for the first, whose engine (build 2) only reads spread
+// tables, so that its hints never wait for one. "" when done, else the
+// one-line reason.
+EMSCRIPTEN_KEEPALIVE const char* penk_wasm_build_spread(WasmEngine* engine, const char* value_path) {
+  try {
+    const std::string path = value_path ? value_path : "";
+    absl::StatusOr<penk::TableKey> key = penk::ReadTableKey(path);
+    absl::StatusOr<penk::SolitaireTable> values =
+        key.ok() ? penk::ReadTable(path, key->rules, key->blocked_rows, key->objective)
+                 : absl::StatusOr<penk::SolitaireTable>(key.status());
+    absl::Status done = values.status();
+    if (values.ok()) done = penk::LoadOrBuildSpreadTable(*values, penk::SpreadSource{path}).status();
+    engine->reply = done.ok() ? "" : std::string(done.message());
+  } catch (const std::exception& e) {
+    engine->reply = std::string("building the spread table failed: ") + e.what();
+  }
+  return engine->reply.c_str();
+}
+
+// A value table built by two engines in two Web Workers (the static site's
+// first visit: wasm threads would need the host's cross-origin isolation).
+// Both open the same build, each solves its share of every layer
+// (penk_wasm_build_solve), they trade the values (penk_wasm_build_values,
+// penk_wasm_build_set) before the next layer, and one saves the table into
+// its engine's table folder: BuildSolitaireTable's table, bit for bit
+// (solver/solitaire_dp.h TableBuild).
+//
+// The default table of `rules` ("" for the default rules) and `blocked_rows`
+// (bit k-1: row k), expected score: nullptr when the engine has it already
+// (its folder holds it, or its host gave it: Module.penkFetchTable) or when
+// it cannot be (the reason then in penk_wasm_build_error).
+EMSCRIPTEN_KEEPALIVE penk::TableBuild* penk_wasm_build_open(WasmEngine* engine, const char* rules_text,
+                                                          int blocked_rows) {
+  engine->reply.clear();
+  try {
+    absl::StatusOr<penk::Rules> rules =
+        rules_text && *rules_text ? penk::ParseRules(rules_text) : absl::StatusOr<penk::Rules>(penk::Rules{});
+    if (!rules.ok()) {
+      engine->reply = std::string(rules.status().message());
+      return nullptr;
+    }
+    if (blocked_rows < 0 || blocked_rows > 31) {
+      engine->reply = "blocked rows are a mask of rows 1-5 (0 to 31)";
+      return nullptr;
+    }
+    const penk::protocol::SessionOptions& o = engine->session.options();
+    const std::string dir = o.table_dir.empty() ? penk::DefaultTableDir() : o.table_dir;
+    const std::string path = penk::TablePathIn(dir, *rules, blocked_rows);
+    if (penk::ReadTable(path, *rules, blocked_rows).ok()) return nullptr;
+    if (o.build.Fetched(dir, path) && penk::ReadTable(path, *rules, blocked_rows).ok()) return nullptr;
+    if (absl::Status may = o.build.MayBuild(penk::TableKey{*rules, static_cast<uint32_t>(blocked_rows), "", {}},
+                                            dir, "");
+        !may.ok()) {
+      engine->reply = std::string(may.message());
+      return nullptr;
+    }
+    return new penk::TableBuild(*rules, penk::kRows * penk::kColumns, blocked_rows, penk::Objective{});
+  } catch (const std::exception& e) {
+    engine->reply = std::string("the table build could not start: ") + e.what();
+    return nullptr;
+  }
+}
+
+// Why the last penk_wasm_build_open gave nullptr ("" when the table is there).
+EMSCRIPTEN_KEEPALIVE const char* penk_wasm_build_error(WasmEngine* engine) { return engine->reply.c_str(); }
+
+EMSCRIPTEN_KEEPALIVE int penk_wasm_build_layers(const penk::TableBuild* build) { return build->layer_count(); }
+EMSCRIPTEN_KEEPALIVE int penk_wasm_build_layer_size(const penk::TableBuild* build, int layer) {
+  return layer >= 0 && layer < build->layer_count() ? static_cast<int>(build->layer_size(layer)) : 0;
+}
+EMSCRIPTEN_KEEPALIVE double penk_wasm_build_positions(const penk::TableBuild* build) {
+  return static_cast<double>(build->positions());
+}
+// Positions [begin, end) of `layer`, once every layer before is solved or set.
+EMSCRIPTEN_KEEPALIVE void penk_wasm_build_solve(penk::TableBuild* build, int layer, int begin, int end) {
+  if (layer >= 0 && layer < build->layer_count() && begin >= 0 && begin <= end) build->Solve(layer, begin, end);
+}
+// Their values to `out` (end - begin doubles), and back from the other engine.
+EMSCRIPTEN_KEEPALIVE void penk_wasm_build_values(const penk::TableBuild* build, int layer, int begin, int end,
+                                                 double* out) {
+  if (layer >= 0 && layer < build->layer_count() && begin >= 0 && begin <= end) build->Values(layer, begin, end, out);
+}
+EMSCRIPTEN_KEEPALIVE void penk_wasm_build_set(penk::TableBuild* build, int layer, int begin, int end,
+                                              const double* values) {
+  if (layer >= 0 && layer < build->layer_count() && begin >= 0 && begin <= end) build->Set(layer, begin, end, values);
+}
+// Saves the finished table into the engine's table folder ("" when done,
+// else the reason) and ends the build; the other engine only closes its.
+EMSCRIPTEN_KEEPALIVE const char* penk_wasm_build_save(WasmEngine* engine, penk::TableBuild* build) {
+  const penk::SolitaireTable& table = build->table();
+  const penk::protocol::SessionOptions& o = engine->session.options();
+  const std::string dir = o.table_dir.empty() ? penk::DefaultTableDir() : o.table_dir;
+  absl::Status saved = penk::WriteTable(table, penk::TablePathIn(dir, table.rules(), table.blocked_rows()));
+  delete build;
+  engine->reply = saved.ok() ? "" : std::string(saved.message());
+  return engine->reply.c_str();
+}
+EMSCRIPTEN_KEEPALIVE void penk_wasm_build_close(penk::TableBuild* build) { delete build; }
 
 // Whether a request asked the engine to quit ({"cmd":"quit"}, answered).
 EMSCRIPTEN_KEEPALIVE int penk_wasm_quit_requested(WasmEngine* engine) {

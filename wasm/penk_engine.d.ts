@@ -4,8 +4,19 @@
 export interface EngineOptions {
   /** Node: the folder of the tables (default "tables", made if missing). Ignored in a browser (IndexedDB). */
   tableDir?: string;
-  /** false: a missing table is not built; requests needing it answer table_error (as `penk engine --no-build`). */
-  build?: boolean;
+  /**
+   * false: a missing table is not built; requests needing it answer table_error (as `penk engine --no-build`).
+   * 'values': value tables are built, spread tables only read (a hint without one says why in "sd_error");
+   * another engine builds them with buildSpread and hands them over (tables.read, tables.add).
+   */
+  build?: boolean | 'values';
+  /** Browser, false: tables are kept in memory only, not in IndexedDB (a helper engine's scratch folder). */
+  keep?: boolean;
+  /**
+   * Browser worker: a folder URL where the host may have table files (`penk tables build` output); a missing
+   * table is fetched from there (a synchronous request) before it is built. A file refused is built instead.
+   */
+  tableUrl?: string;
   /** No table build starts once the tables take this many MB (a browser's storage budget); 0: no limit. */
   diskBudgetMb?: number;
   /** Memory for tables in use, MB (least recently used dropped first); 0: the engine's default. */
@@ -43,9 +54,47 @@ export interface Engine {
   request(request: object | string, options?: { onProgress?: (message: Progress) => void }): Promise<Reply>;
   /** One request line in, the reply line out (the protocol's own text). */
   requestLine(line: string, options?: { onProgress?: (message: string) => void }): Promise<string>;
+  /** The engine's table files, by name (letters, digits and _.,=+- only). */
+  tables: {
+    list(): string[];
+    has(name: string): boolean;
+    read(name: string): Uint8Array;
+    /** Writes the files after the requests made before, and keeps them (IndexedDB in a browser). */
+    add(files: { name: string; bytes: Uint8Array }[]): Promise<void>;
+    remove(name: string): void;
+    /** Asks tableUrl for a missing file and keeps it: true if it came. */
+    fetch(name: string): Promise<boolean>;
+  };
+  /** Builds the spread table (a target's mean table too) beside value table file `name` and keeps it; the names written. */
+  buildSpread(name: string): Promise<string[]>;
+  /**
+   * A value table built in shares by two engines (two workers share no memory): the default table of `rules`
+   * ('' the default rules) with `blockedRows` (bit k-1: row k), expected score. null when this engine has it (or
+   * its host gave it, tableUrl); throws when it cannot be built. Both engines open it; for every layer in order
+   * each solves its share and they trade the values; one saves it, the other closes its own.
+   */
+  tableBuild(rules?: string, blockedRows?: number): TableBuild | null;
   /** Whether {"cmd":"quit"} was answered. */
   quitRequested(): boolean;
   /** Frees the engine; later requests are refused. */
+  close(): void;
+}
+
+/** A value table being built in shares (Engine.tableBuild): the same table as the engine builds alone, bit for bit. */
+export interface TableBuild {
+  readonly layers: number;
+  /** Positions of the whole build. */
+  readonly positions: number;
+  /** Positions of layer `layer` (layers are solved in order; any split of one among engines). */
+  layerSize(layer: number): number;
+  /** Solves positions [begin, end) of a layer; every layer before must be solved or set. */
+  solve(layer: number, begin: number, end: number): void;
+  /** Their values, to hand to the other engine. */
+  values(layer: number, begin: number, end: number): Float64Array;
+  /** The other engine's values of positions [begin, end). */
+  set(layer: number, begin: number, end: number, values: Float64Array): void;
+  /** Writes the table into the engine's folder and keeps it; the build is over. */
+  save(): Promise<void>;
   close(): void;
 }
 

@@ -58,29 +58,81 @@ export async function createEngine(options = {}) {
     const below = path.relative(cwd, absolute);
     if (!mountCwd || below.startsWith('..') || path.isAbsolute(below)) mirror(absolute);
     tableDir = mountCwd ? given : absolute;
+  } else if (options.keep === false) {
+    FS.mkdir(kMount);  // memory only: nothing kept (a helper engine's scratch folder)
   } else {
     FS.mkdir(kMount);
     FS.mount(core.IDBFS, {}, kMount);
     await syncfs(FS, true);
     persist = async () => syncfs(FS, false);
   }
+  // A missing table is first asked of the host (browser workers only: the
+  // request is synchronous, as the module's table loader is): a file of that
+  // name under options.tableUrl. What it gives is checked as any table file;
+  // one refused is removed and built instead.
+  if (!isNode && options.tableUrl && typeof XMLHttpRequest === 'function') {
+    const base = new URL(options.tableUrl, typeof location === 'object' ? location.href : undefined);
+    // A file the host does not have is asked for once (a hint without its
+    // spread table asks at every hint otherwise).
+    const absent = new Set();
+    core.penkFetchTable = (file) => {
+      if (absent.has(file)) return false;
+      absent.add(file);
+      const request = new XMLHttpRequest();
+      request.open('GET', new URL(encodeURIComponent(file.slice(file.lastIndexOf('/') + 1)), base).href, false);
+      request.responseType = 'arraybuffer';
+      try {
+        request.send();
+      } catch {
+        return false;  // offline, or no such host
+      }
+      if (request.status !== 200 || !request.response) return false;
+      absent.delete(file);
+      FS.writeFile(file, new Uint8Array(request.response));
+      return true;
+    };
+  }
   const open = core.cwrap('penk_wasm_open', 'number', ['string', 'number', 'number', 'number']);
   const call = core.cwrap('penk_wasm_request', 'string', ['number', 'string']);
   const quitRequested = core.cwrap('penk_wasm_quit_requested', 'number', ['number']);
   const close = core.cwrap('penk_wasm_close', null, ['number']);
-  const handle = open(tableDir, options.build === false ? 0 : 1, options.diskBudgetMb || 0,
-                      options.tableCacheMb || 0);
+  const buildSpread = core.cwrap('penk_wasm_build_spread', 'string', ['number', 'string']);
+  const buildOpen = core.cwrap('penk_wasm_build_open', 'number', ['number', 'string', 'number']);
+  const buildError = core.cwrap('penk_wasm_build_error', 'string', ['number']);
+  const buildSave = core.cwrap('penk_wasm_build_save', 'string', ['number', 'number']);
+  // build: false builds nothing, 'values' value tables only (spread tables
+  // are read: another engine builds them, see buildSpread), else any.
+  const buildMode = options.build === false ? 0 : options.build === 'values' ? 2 : 1;
+  const handle = open(tableDir, buildMode, options.diskBudgetMb || 0, options.tableCacheMb || 0);
   if (!handle) throw new Error('penk-engine: the engine could not be created');
   const files = () => FS.readdir(tableDir).length;
+  const pathOf = (name) => {
+    if (typeof name !== 'string' || !/^[A-Za-z0-9_.,=+-]+$/.test(name) || name.startsWith('.'))
+      throw new Error(`penk-engine: ${JSON.stringify(name)} is not a table file name (letters, digits and _.,=+- only)`);
+    return `${tableDir}/${name}`;
+  };
   let queue = Promise.resolve();
   let closed = false;
+  // Work on the module and its files runs in the order asked, one at a time.
+  const queued = (run) => {
+    const result = queue.then(run, run);
+    queue = result.catch(() => {});
+    return result;
+  };
+  const keep = async () => {
+    try {
+      await persist();
+    } catch (err) {
+      (options.onStorageError || ((e) => moduleOptions.printErr(e.message)))(err);
+    }
+  };
 
   // One request line in, its reply line out (the protocol's own text). A
   // request with "progress_ms" has its progress messages (their JSON text)
   // passed to `onProgress` while it runs (else to options.onProgress).
   async function requestLine(line, { onProgress } = {}) {
     const run = async () => {
-      if (closed) throw new Error('penk-engine: the engine is closed');
+      alive();
       const before = files();
       core.penkProgress = onProgress || options.onProgress || null;
       let reply;
@@ -91,19 +143,38 @@ export async function createEngine(options = {}) {
       }
       // A table was built: keep it. The reply stands if the browser refuses
       // the space; the host is told (the table is built again next visit).
-      if (files() !== before) {
-        try {
-          await persist();
-        } catch (err) {
-          (options.onStorageError || ((e) => moduleOptions.printErr(e.message)))(err);
-        }
-      }
+      if (files() !== before) await keep();
       return reply;
     };
-    const result = queue.then(run, run);
-    queue = result.catch(() => {});
-    return result;
+    return queued(run);
   }
+
+  const alive = () => {
+    if (closed) throw new Error('penk-engine: the engine is closed');
+  };
+  // The engine's table files, by name: another engine's work handed over
+  // (the static site builds spread tables in a second worker).
+  const tables = {
+    list: () => FS.readdir(tableDir).filter((name) => !name.startsWith('.')),
+    has: (name) => FS.analyzePath(pathOf(name)).exists,
+    read: (name) => FS.readFile(pathOf(name)),
+    // Writes the files ({name, bytes} each) after the requests made before,
+    // and keeps them (IndexedDB in a browser).
+    add: (list) => queued(async () => {
+      alive();
+      for (const { name, bytes } of list) FS.writeFile(pathOf(name), bytes);
+      await keep();
+    }),
+    remove: (name) => FS.unlink(pathOf(name)),
+    // Asks the host for a missing file (options.tableUrl) and keeps it: true
+    // if it came.
+    fetch: (name) => queued(async () => {
+      alive();
+      if (tables.has(name) || !core.penkFetchTable || !core.penkFetchTable(pathOf(name))) return false;
+      await keep();
+      return true;
+    }),
+  };
 
   return {
     requestLine,
@@ -113,6 +184,87 @@ export async function createEngine(options = {}) {
       const line = typeof request === 'string' ? request : JSON.stringify(request);
       const tell = onProgress && ((text) => onProgress(JSON.parse(text)));
       return JSON.parse(await requestLine(line, { onProgress: tell }));
+    },
+    tables,
+    // Builds the spread table (and a target's mean table) beside the value
+    // table file `name` of this engine's folder and keeps it; resolves to the
+    // names of the files written. An engine made with build: 'values' never
+    // builds one itself: a second engine does it and hands the files over
+    // (tables.read, tables.add).
+    buildSpread: (name) => queued(async () => {
+      alive();
+      const before = new Set(tables.list());
+      const error = buildSpread(handle, pathOf(name));
+      if (error) throw new Error(`penk-engine: ${error}`);
+      await keep();
+      return tables.list().filter((file) => !before.has(file));
+    }),
+    // A value table built in shares (two engines in two workers, which share
+    // no memory: the static site's first visit): the default table of
+    // `rules` ('' default) with `blockedRows` (a mask), expected score. null
+    // when the engine has it already (or its host gave it, tableUrl); else a
+    // build that both engines open. For every layer in order, each solves its
+    // share (solve) and the two trade the values (values, set); then one
+    // saves the table (and keeps it), the other closes its build. The table
+    // is the one the engine builds by itself, bit for bit.
+    tableBuild(rules = '', blockedRows = 0) {
+      alive();
+      const build = buildOpen(handle, rules, blockedRows);
+      if (!build) {
+        const error = buildError(handle);
+        if (error) throw new Error(`penk-engine: ${error}`);
+        return null;
+      }
+      let open = true;
+      const live = () => {
+        alive();
+        if (!open) throw new Error('penk-engine: the table build is over');
+      };
+      // A scratch buffer in the module's memory for one share's values.
+      const trade = (count, work) => {
+        const at = core._malloc(Math.max(1, count) * 8);
+        try {
+          return work(at);
+        } finally {
+          core._free(at);
+        }
+      };
+      return {
+        layers: core._penk_wasm_build_layers(build),
+        positions: core._penk_wasm_build_positions(build),
+        layerSize: (layer) => core._penk_wasm_build_layer_size(build, layer),
+        solve(layer, begin, end) {
+          live();
+          core._penk_wasm_build_solve(build, layer, begin, end);
+        },
+        values(layer, begin, end) {
+          live();
+          return trade(end - begin, (at) => {
+            core._penk_wasm_build_values(build, layer, begin, end, at);
+            return core.HEAPF64.slice(at / 8, at / 8 + (end - begin));
+          });
+        },
+        set(layer, begin, end, values) {
+          live();
+          if (!(values instanceof Float64Array) || values.length !== end - begin)
+            throw new Error(`penk-engine: layer ${layer} [${begin}, ${end}) takes ${end - begin} values`);
+          trade(end - begin, (at) => {
+            core.HEAPF64.set(values, at / 8);
+            core._penk_wasm_build_set(build, layer, begin, end, at);
+          });
+        },
+        save: () => queued(async () => {
+          live();
+          open = false;
+          const error = buildSave(handle, build);
+          if (error) throw new Error(`penk-engine: ${error}`);
+          await keep();
+        }),
+        close() {
+          if (open) core._penk_wasm_build_close(build);
+          open = false;
+        },
+      };
     },
     // Whether {"cmd":"quit"} was answered: a host reading requests stops.
     quitRequested: () => !closed && quitRequested(handle) !== 0,

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { mkdtempSync, rmSync, copyFileSync, existsSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -110,6 +110,87 @@ test('seeded games played by the AI levels are the same games', async () => {
     assert.equal(state.phase, 'over', `game of ${players} seed ${seed} did not end`);
     await both({ id: id++, cmd: 'export', game });
   }
+});
+
+// The static site's two workers: the first engine (build: 'values') builds
+// value tables and only reads spread tables, so its hint comes without sd
+// and says why; a second engine builds the spread table beside a value table
+// handed to it (the native build's very bytes), and once the first has it,
+// its hint is the native engine's again.
+test('an engine that only reads spread tables gets them from another', async () => {
+  const name = path.basename(built);
+  const first = path.join(scratch, 'values_only');
+  const second = path.join(scratch, 'spread_builder');
+  mkdirSync(first);
+  mkdirSync(second);
+  copyFileSync(path.join(tables, name), path.join(first, name));
+  const reader = await createEngine({ tableDir: first, mountCwd: false, build: 'values' });
+  const builder = await createEngine({ tableDir: second, mountCwd: false });
+  const ask = { id: 200, cmd: 'hint', sheet: '...../...../...../...../.....', roll: '3335JJ', rerolls: 2, top: 3 };
+  const without = await reader.request(ask);
+  assert.match(without.result.sd_error, /no spread table at .* and this engine reads spread tables but does not build them/);
+  assert.ok(!('sd' in without.result.actions[0]), JSON.stringify(without));
+  assert.deepEqual(reader.tables.list(), [name]);
+  // A table of rows 1-5 blocked (built in a moment): its spread table, built
+  // by the second engine, is byte for byte the native build's.
+  const blocked = name.replace('.penktable', '_blocked=12345.penktable');
+  const nativeBlocked = path.join(scratch, 'native_blocked');
+  mkdirSync(nativeBlocked);
+  execFileSync(penk, ['tables', 'build', '--blocked-rows', '12345', '--out', path.join(nativeBlocked, blocked)], { stdio: 'ignore' });
+  await builder.tables.add([{ name: blocked, bytes: readFileSync(path.join(nativeBlocked, blocked)) }]);
+  const made = await builder.buildSpread(blocked);
+  const spread = blocked.replace('.penktable', '.penkspread');
+  assert.deepEqual(made, [spread]);
+  assert.deepEqual(Buffer.from(builder.tables.read(spread)), readFileSync(path.join(nativeBlocked, spread)));
+  // The solitaire spread table, as the native engine made it for the same hint.
+  const want = await native.requestLine(JSON.stringify(ask));
+  const spreadName = name.replace('.penktable', '.penkspread');
+  await reader.tables.add([{ name: spreadName, bytes: readFileSync(path.join(tables, spreadName)) }]);
+  assert.equal(await reader.requestLine(JSON.stringify(ask)), want);
+  // Names are file names of the folder, nothing else; a missing value table is said.
+  assert.throws(() => reader.tables.read('../x.penktable'), /not a table file name/);
+  await assert.rejects(builder.buildSpread('none.penktable'), /none\.penktable not found/);
+  reader.close();
+  builder.close();
+});
+
+// The static site's first visit: two engines (two workers) build a table in
+// shares, each half of every layer, trading the values; the saved file is
+// the native build's, byte for byte. Rows 1-4 blocked: a table of moments.
+test('two engines building one table in shares write the native table', async () => {
+  const dirs = ['share_a', 'share_b'].map((d) => path.join(scratch, d));
+  for (const d of dirs) mkdirSync(d);
+  const [a, b] = await Promise.all(dirs.map((d) => createEngine({ tableDir: d, mountCwd: false })));
+  const mask = 0b01111;
+  const one = a.tableBuild('', mask);
+  const two = b.tableBuild('', mask);
+  assert.ok(one && two);
+  assert.equal(one.layers, two.layers);
+  let positions = 0;
+  for (let layer = 0; layer < one.layers; ++layer) {
+    const n = one.layerSize(layer);
+    const half = n >> 1;
+    positions += n;
+    one.solve(layer, 0, half);
+    two.solve(layer, half, n);
+    one.set(layer, half, n, two.values(layer, half, n));
+    two.set(layer, 0, half, one.values(layer, 0, half));
+  }
+  assert.equal(positions, one.positions);
+  assert.throws(() => one.set(0, 0, 2, new Float64Array(1)), /takes 2 values/);
+  await one.save();
+  two.close();
+  assert.throws(() => one.solve(0, 0, 1), /the table build is over/);
+  const name = path.basename(built).replace('.penktable', '_blocked=1234.penktable');
+  const want = path.join(scratch, 'native_1234.penktable');
+  execFileSync(penk, ['tables', 'build', '--no-spread', '--blocked-rows', '1234', '--out', want], { stdio: 'ignore' });
+  assert.deepEqual(readFileSync(path.join(dirs[0], name)), readFileSync(want));
+  // Once the folder has it, there is nothing to build; bad rules are said.
+  assert.equal(a.tableBuild('', mask), null);
+  assert.throws(() => a.tableBuild('line-min=9', 0), /line-min/);
+  assert.throws(() => a.tableBuild('', 32), /blocked rows are a mask of rows 1-5/);
+  a.close();
+  b.close();
 });
 
 test('the package\'s penk-engine reads lines as penk engine does', () => {

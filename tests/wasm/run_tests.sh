@@ -21,5 +21,5 @@ PENK_BIN=$penk PENK_NPM_TGZ=$tgz node --test "$root/tests/wasm/engine_test.mjs"
 echo "wasm: the static site in a browser"
 /usr/bin/python3 "$root/tests/web/browser_test.py" --penk "$penk" --site "$wasm/site" \
   --shots "$wasm/site_screens" \
-  test_load test_game_vs_expert test_advisor_equals_penk_hint test_physical_dice test_undo \
-  test_coach_with_opponents test_reload test_analysis test_offline
+  test_load test_game_vs_expert test_advisor_equals_penk_hint test_spread_worker test_physical_dice \
+  test_undo test_coach_with_opponents test_reload test_analysis test_offline test_tables_beside_page

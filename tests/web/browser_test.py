@@ -10,6 +10,7 @@ decisions (same seed, same dice) or the `penk hint` command.
     browser_test.py --penk build/penk --shots build/web_screens CASE
 """
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -19,6 +20,7 @@ import sys
 import tempfile
 import time
 import unittest
+import urllib.parse
 
 from selenium import webdriver
 from selenium.common.exceptions import TimeoutException
@@ -42,11 +44,12 @@ def chromium(profile):
     return webdriver.Chrome(options=options, service=service) if service else webdriver.Chrome(options=options)
 
 
-def static_server(site, port='0'):
+def static_server(site, port='0', log=None):
     """Python's static file server on `site` (port 0: a free one); returns
-    the process and its port."""
+    the process and its port. `log`: a file for its request log."""
     server = subprocess.Popen([sys.executable, '-u', '-m', 'http.server', port, '--bind', '127.0.0.1',
-                               '--directory', site], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                               '--directory', site], stdout=subprocess.PIPE,
+                              stderr=log if log is not None else subprocess.DEVNULL, text=True)
     line = server.stdout.readline()
     m = re.search(r'port (\d+)', line)
     if not m:
@@ -921,6 +924,115 @@ class Page(unittest.TestCase):
             self.driver.execute_cdp_cmd('Network.emulateNetworkConditions', {
                 'offline': False, 'latency': 0, 'downloadThroughput': -1, 'uploadThroughput': -1})
             type(self).server, _ = static_server(ARGS.site, port)  # stopped by tearDownClass
+
+
+    def idb_tables(self):
+        """The files the engine keeps in IndexedDB (IDBFS: a database named
+        after the mount point, /tables, one record per path)."""
+        return self.driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const open = indexedDB.open('/tables');
+            open.onerror = () => done([]);
+            open.onsuccess = () => {
+              const db = open.result;
+              if (!db.objectStoreNames.contains('FILE_DATA')) { db.close(); done([]); return; }
+              const keys = db.transaction('FILE_DATA', 'readonly').objectStore('FILE_DATA').getAllKeys();
+              keys.onsuccess = () => { db.close(); done(keys.result.map(String)); };
+              keys.onerror = () => { db.close(); done([]); };
+            };""")
+
+    def idb_digest(self, path):
+        """SHA-256 (hex) of a file the engine keeps in IndexedDB, or None."""
+        return self.driver.execute_async_script("""
+            const [path, done] = [arguments[0], arguments[arguments.length - 1]];
+            const open = indexedDB.open('/tables');
+            open.onerror = () => done(null);
+            open.onsuccess = () => {
+              const db = open.result;
+              const get = db.transaction('FILE_DATA', 'readonly').objectStore('FILE_DATA').get(path);
+              get.onerror = () => { db.close(); done(null); };
+              get.onsuccess = async () => {
+                db.close();
+                if (!get.result || !get.result.contents) { done(null); return; }
+                const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', get.result.contents));
+                done(Array.from(hash, (b) => b.toString(16).padStart(2, '0')).join(''));
+              };
+            };""", path)
+
+    def test_spread_worker(self):
+        """The two workers: the solitaire table they built together at the
+        first visit (half of every layer each) is the native build's, byte
+        for byte; the first worker builds value tables only, and their
+        spread tables are built by the second (helper_worker.js) and handed
+        back, kept in IndexedDB."""
+        if not ARGS.site:
+            self.skipTest('the static site only')
+        self.new_game(['human'], 8)
+        self.click('#advisor-on')
+        self.wait_for(lambda d: len(self.els('#advisor-table tr')) > 1, 'the advisor')
+        spread = '/tables/solitaire_line-min=3_penk-lines=all.penkspread'
+        self.wait_for(lambda d: spread in self.idb_tables(), 'the spread table in IndexedDB', timeout=300)
+        value = spread.replace('.penkspread', '.penktable')
+        native = os.path.join(os.path.dirname(os.path.realpath(ARGS.penk)), 'tables', os.path.basename(value))
+        if not os.path.exists(native):
+            subprocess.run([ARGS.penk, 'tables', 'build'], check=True, capture_output=True)
+        with open(native, 'rb') as f:
+            self.assertEqual(self.idb_digest(value), hashlib.sha256(f.read()).hexdigest())
+        self.assertEqual(self.error_text(), '')
+
+    def test_tables_beside_page(self):
+        """A host that puts tables in a tables/ folder beside the page (the
+        native `penk tables build` files): a first visit, in a browser of its
+        own, fetches the solitaire value and spread tables from there, keeps
+        them, and the advisor's hint is penk hint's."""
+        if not ARGS.site:
+            self.skipTest('the static site only')
+        value = 'solitaire_line-min=3_penk-lines=all.penktable'
+        spread = value.replace('.penktable', '.penkspread')
+        native = os.path.join(os.path.dirname(os.path.realpath(ARGS.penk)), 'tables')
+        if not all(os.path.exists(os.path.join(native, f)) for f in (value, spread)):
+            subprocess.run([ARGS.penk, 'tables', 'build'], check=True, capture_output=True)
+        site = tempfile.mkdtemp(prefix='penk_site_')
+        profile = tempfile.mkdtemp(prefix='penk_chromium_')
+        shutil.copytree(ARGS.site, site, dirs_exist_ok=True)
+        os.makedirs(os.path.join(site, 'tables'))
+        for f in (value, spread):
+            shutil.copy(os.path.join(native, f), os.path.join(site, 'tables', f))
+        log_path = os.path.join(profile, 'requests.log')
+        log = open(log_path, 'w')
+        server, port = static_server(site, log=log)
+        driver, url = type(self).driver, type(self).url
+        type(self).driver, type(self).url = chromium(profile), f'http://127.0.0.1:{port}/'
+
+        def served(name):
+            with open(log_path) as f:
+                return any(f'GET /tables/{name} ' in urllib.parse.unquote(line) and '" 200 ' in line
+                           for line in f)
+        try:
+            self.open()
+            self.new_game(['human'], 12)
+            self.click('#advisor-on')
+            s = self.wait_human_or_over()
+            self.wait_for(lambda d: len(self.els('#advisor-table tr')) > 1, 'the advisor')
+            self.assertTrue(served(value), 'the value table fetched from the host')
+            self.wait_for(lambda d: served(spread), 'the spread table fetched from the host', timeout=60)
+            self.wait_for(lambda d: f'/tables/{spread}' in self.idb_tables(), 'the fetched tables kept')
+            self.assertIn(f'/tables/{value}', self.idb_tables())
+            cli = json.loads(subprocess.run(
+                [ARGS.penk, 'hint', '--json', '--sheet', self.dom_sheets()[0]['sheet'], '--roll',
+                 self.dom_dice(), '--rerolls', str(s['rerolls_left']), '--top', '1'],
+                check=True, capture_output=True, text=True).stdout)
+            best = self.els('#advisor-table tr.best')
+            self.assertEqual(best[0].get_attribute('data-action'), cli['actions'][0]['action'])
+            self.assertEqual(self.error_text(), '')
+        finally:
+            type(self).driver.quit()
+            type(self).driver, type(self).url = driver, url
+            server.terminate()
+            server.wait(timeout=30)
+            log.close()
+            shutil.rmtree(site, ignore_errors=True)
+            shutil.rmtree(profile, ignore_errors=True)
 
 
 def main():
