@@ -51,8 +51,10 @@ function progress(done, total, what) {
 
 // The solitaire table of the default rules, if the folder lacks it and the
 // host has none: each worker solves half of every layer, and they trade the
-// values before the next (as fast as wasm threads would be, with no special
-// headers). The same table as the engine builds alone, bit for bit.
+// values before the next (about twice one worker's speed, with no special
+// headers). The same table as the engine builds alone, bit for bit. A
+// helper that fails rejects the layer's promise: the engine then builds the
+// table alone when a request needs it.
 async function buildTogether(engine) {
   const build = engine.tableBuild('', 0);
   if (!build) return;
