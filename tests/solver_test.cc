@@ -261,8 +261,8 @@ TEST(ObjectiveTest, LeafParseAndFormat) {
 TEST(TableBuildTest, TwoBuildsTradingSharesGiveTheSameTable) {
   for (uint32_t blocked : {0u, 0b01011u}) {
     SCOPED_TRACE(blocked);
-    const SolitaireTable whole = BuildSolitaireTable(Rules{}, 9, nullptr, blocked);
-    TableBuild a(Rules{}, 9, blocked, Objective{}), b(Rules{}, 9, blocked, Objective{});
+    const SolitaireTable whole = BuildSolitaireTable(Rules{}, 7, nullptr, blocked);
+    TableBuild a(Rules{}, 7, blocked, Objective{}), b(Rules{}, 7, blocked, Objective{});
     ASSERT_EQ(a.layer_count(), b.layer_count());
     int64_t positions = 0;
     for (int layer = 0; layer < a.layer_count(); ++layer) {
