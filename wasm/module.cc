@@ -51,6 +51,12 @@ struct WasmEngine {
   std::string reply;
 };
 
+// The folder of the engine's default tables.
+std::string TableFolder(const WasmEngine& engine) {
+  const std::string& dir = engine.session.options().table_dir;
+  return dir.empty() ? penk::DefaultTableDir() : dir;
+}
+
 }  // namespace
 
 extern "C" {
@@ -165,7 +171,7 @@ EMSCRIPTEN_KEEPALIVE penk::TableBuild* penk_wasm_build_open(WasmEngine* engine, 
       return nullptr;
     }
     const penk::protocol::SessionOptions& o = engine->session.options();
-    const std::string dir = o.table_dir.empty() ? penk::DefaultTableDir() : o.table_dir;
+    const std::string dir = TableFolder(*engine);
     const std::string path = penk::TablePathIn(dir, *rules, blocked_rows);
     if (penk::ReadTable(path, *rules, blocked_rows).ok()) return nullptr;
     if (o.build.Fetched(dir, path) && penk::ReadTable(path, *rules, blocked_rows).ok()) return nullptr;
@@ -209,8 +215,7 @@ EMSCRIPTEN_KEEPALIVE void penk_wasm_build_set(penk::TableBuild* build, int layer
 // else the reason) and ends the build; the other engine only closes its.
 EMSCRIPTEN_KEEPALIVE const char* penk_wasm_build_save(WasmEngine* engine, penk::TableBuild* build) {
   const penk::SolitaireTable& table = build->table();
-  const penk::protocol::SessionOptions& o = engine->session.options();
-  const std::string dir = o.table_dir.empty() ? penk::DefaultTableDir() : o.table_dir;
+  const std::string dir = TableFolder(*engine);
   absl::Status saved = penk::WriteTable(table, penk::TablePathIn(dir, table.rules(), table.blocked_rows()));
   delete build;
   engine->reply = saved.ok() ? "" : std::string(saved.message());
