@@ -34,6 +34,7 @@
 #include "gtest/gtest.h"
 #include "tests/brute_turn.h"
 #include "tests/penk_process.h"
+#include "tests/shared_tables.h"
 #include "solver/advisor.h"
 #include "ai/bot.h"
 #include "ai/greedy_policy.h"
@@ -145,7 +146,7 @@ class BruteDistribution {
 
 class AnalysisTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { table_ = new SolitaireTable(BuildSolitaireTable(Rules{}, kMaxFree)); }
+  static void SetUpTestSuite() { table_ = new SolitaireTable(testing_support::SharedTable(kMaxFree)); }
   static constexpr int kMaxFree = 8;
   static SolitaireTable* table_;
 };

@@ -21,6 +21,7 @@
 #include "engine/rng.h"
 #include "engine/score.h"
 #include "gtest/gtest.h"
+#include "tests/shared_tables.h"
 #include "solver/advisor.h"
 #include "solver/distribution.h"
 #include "solver/score_spread.h"
@@ -209,8 +210,8 @@ TEST(BestKeepsTest, ScoreOfCodesIsTheSheetsScore) {
 class SpreadTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    values_ = new SolitaireTable(BuildSolitaireTable(Rules{}, kMaxFree));
-    spreads_ = new SpreadTable(BuildSpreadTable(*values_));
+    values_ = new SolitaireTable(testing_support::SharedTable(kMaxFree));
+    spreads_ = new SpreadTable(testing_support::SharedSpreadTable(*values_));
   }
   static constexpr int kMaxFree = 7;
   static SolitaireTable* values_;

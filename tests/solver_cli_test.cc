@@ -17,6 +17,7 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "tests/penk_process.h"
+#include "tests/shared_tables.h"
 #include "solver/advisor.h"
 #include "solver/distribution.h"
 #include "solver/score_spread.h"
@@ -39,9 +40,17 @@ class SolverCliTest : public ::testing::Test {
         (std::filesystem::temp_directory_path() / ("penk_solver_cli_" + std::to_string(getpid())))
             .string());
     std::filesystem::create_directories(*dir_);
-    table_path_ = new std::string(*dir_ + "/t8.penktable");
-    Outcome r = Penk(absl::StrCat("tables build --max-free 8 --out ", *table_path_));
-    ASSERT_EQ(r.exit_code, 0) << r.err;
+    // Built by the CLI once per ctest run (tests/shared_tables.h), with its
+    // spread table beside it; by every process when run by hand.
+    const std::string shared = testing_support::SharedTablePath(8, Objective{});
+    table_path_ = new std::string(shared.empty() ? *dir_ + "/t8.penktable"
+                                                 : (std::filesystem::path(shared).parent_path() /
+                                                    "cli_t8.penktable").string());
+    if (!ReadTable(*table_path_, Rules{}).ok() ||
+        !ReadSpreadTable(SpreadPathFor(*table_path_), Rules{}, 0).ok()) {
+      Outcome r = Penk(absl::StrCat("tables build --max-free 8 --out ", *table_path_));
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+    }
     table_ = new SolitaireTable(*ReadTable(*table_path_, Rules{}));
   }
   static void TearDownTestSuite() { std::filesystem::remove_all(*dir_); }

@@ -16,6 +16,7 @@
 #include "engine/score.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "tests/shared_tables.h"
 #include "solver/advisor.h"
 #include "solver/objective.h"
 #include "solver/solitaire_dp.h"
@@ -167,7 +168,7 @@ Sheet RandomSolitaireSheet(Rng& rng, int free, bool with_closed) {
 class SolverTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    table_ = new SolitaireTable(BuildSolitaireTable(Rules{}, kMaxFree));
+    table_ = new SolitaireTable(testing_support::SharedTable(kMaxFree));
   }
   static constexpr int kMaxFree = 10;
   static SolitaireTable* table_;

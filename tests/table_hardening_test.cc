@@ -21,6 +21,7 @@
 #include <thread>
 
 #include "gtest/gtest.h"
+#include "tests/shared_tables.h"
 #include "penk_process.h"
 #include "engine/sheet.h"
 #include "solver/score_spread.h"
@@ -60,7 +61,7 @@ void WithinSeconds(int seconds, F body) {
 
 class TableHardening : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { table_ = new SolitaireTable(BuildSolitaireTable(Rules{}, 5)); }
+  static void SetUpTestSuite() { table_ = new SolitaireTable(testing_support::SharedTable(5)); }
   void SetUp() override {
     dir_ = std::filesystem::temp_directory_path() /
            ("penk_hardening_" + std::to_string(::getpid()) + "_" +

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
+#include "tests/shared_tables.h"
 #include "solver/solitaire_dp.h"
 #include "tables/table_file.h"
 #include "tables/table_store.h"
@@ -16,7 +17,7 @@ namespace {
 
 class TableFileTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { table_ = new SolitaireTable(BuildSolitaireTable(Rules{}, 5)); }
+  static void SetUpTestSuite() { table_ = new SolitaireTable(testing_support::SharedTable(5)); }
   void SetUp() override {
     dir_ = std::filesystem::temp_directory_path() /
            ("penk_table_test_" + std::to_string(::getpid()) + "_" +

@@ -19,6 +19,7 @@
 #include "engine/dice_space.h"
 #include "engine/score.h"
 #include "gtest/gtest.h"
+#include "tests/shared_tables.h"
 #include "solver/advisor.h"
 #include "solver/distribution.h"
 #include "solver/score_spread.h"
@@ -38,9 +39,9 @@ constexpr int kTarget = 160;
 class TargetMeanTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    optimal_ = new SolitaireTable(BuildSolitaireTable(Rules{}, kMaxFree));
-    target_ = new SolitaireTable(BuildSolitaireTable(Rules{}, kMaxFree, nullptr, 0, Objective{kTarget}));
-    spreads_ = new SpreadTable(BuildSpreadTable(*target_));
+    optimal_ = new SolitaireTable(testing_support::SharedTable(kMaxFree));
+    target_ = new SolitaireTable(testing_support::SharedTable(kMaxFree, Objective{kTarget}));
+    spreads_ = new SpreadTable(testing_support::SharedSpreadTable(*target_, Objective{kTarget}));
   }
   static SolitaireTable* optimal_;
   static SolitaireTable* target_;
