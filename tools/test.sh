@@ -47,11 +47,18 @@ seed_tables build-asan
 # issue) in tests/sanitize_known_failures.txt: said here, not run.
 # (`|| true`: an empty list is no failure under pipefail.)
 known=$({ grep -v '^#' tests/sanitize_known_failures.txt || true; } | awk 'NF {print $1}' | paste -sd'|' -)
+# Tests whose point is volume run in the Release pass only
+# (tests/sanitize_release_only.txt, each with what covers its code here).
+volume=$({ grep -v '^#' tests/sanitize_release_only.txt || true; } | awk 'NF {print $1}' | paste -sd'|' -)
+echo "left to the Release pass: $(echo "$volume" | tr '|' '\n' | grep -c . || true) tests (tests/sanitize_release_only.txt)"
+skip=$(printf '%s\n' "$known" "$volume" | awk 'NF' | paste -sd'|' -)
 exclude=()
 if [ -n "$known" ]; then
   echo "not run under the sanitizers (tests/sanitize_known_failures.txt):"
   { grep -v '^#' tests/sanitize_known_failures.txt || true; } | awk 'NF {print "  " $1}'
-  exclude=(-E "^(${known//./\\.})\$")
+fi
+if [ -n "$skip" ]; then
+  exclude=(-E "^(${skip//./\\.})\$")
 fi
 # Leaks are errors too (LeakSanitizer is part of ASan on Linux).
 ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1} \
