@@ -29,12 +29,19 @@
 
 namespace penk::testing_support {
 
-// The shared folder's file for a default-rules table, or "" when not under ctest.
-inline std::string SharedTablePath(int max_free, Objective objective) {
+// The shared folder (made if missing), or "" when not under ctest.
+inline std::string SharedTableFolder() {
   const char* dir = std::getenv("PENK_SHARED_TABLES");
   if (dir == nullptr || *dir == '\0') return "";
   std::error_code ec;  // a folder that cannot be made fails the write, which says why
   std::filesystem::create_directories(dir, ec);
+  return dir;
+}
+
+// The shared folder's file for a default-rules table, or "" when not under ctest.
+inline std::string SharedTablePath(int max_free, Objective objective) {
+  const std::string dir = SharedTableFolder();
+  if (dir.empty()) return "";
   return absl::StrCat(dir, "/free", max_free,
                       objective.is_target() ? absl::StrCat("_target", objective.target) : "", ".penktable");
 }

@@ -42,10 +42,9 @@ class SolverCliTest : public ::testing::Test {
     std::filesystem::create_directories(*dir_);
     // Built by the CLI once per ctest run (tests/shared_tables.h), with its
     // spread table beside it; by every process when run by hand.
-    const std::string shared = testing_support::SharedTablePath(8, Objective{});
-    table_path_ = new std::string(shared.empty() ? *dir_ + "/t8.penktable"
-                                                 : (std::filesystem::path(shared).parent_path() /
-                                                    "cli_t8.penktable").string());
+    const std::string shared = testing_support::SharedTableFolder();
+    table_path_ = new std::string((shared.empty() ? *dir_ : shared) + "/" +
+                                  (shared.empty() ? "t8" : "cli_t8") + ".penktable");
     if (!ReadTable(*table_path_, Rules{}).ok() ||
         !ReadSpreadTable(SpreadPathFor(*table_path_), Rules{}, 0).ok()) {
       Outcome r = Penk(absl::StrCat("tables build --max-free 8 --out ", *table_path_));
