@@ -24,10 +24,10 @@ namespace {
 
 // Trials between two looks at which rivals are clearly behind; 36 keeps the
 // first two dice of the rotated first roll balanced within each round.
-constexpr int64_t kRound = 36;
+constexpr int64_t kMasterRound = 36;
 // A rival stops once its paired deficit to expert's choice exceeds this many
 // standard errors, after at least two rounds.
-constexpr double kDropZ = 2.5;
+constexpr double kMasterDropZ = 2.5;
 
 // The decision's identity: the rollout dice are keyed by it, so that a
 // position always gets the same rollouts.
@@ -188,8 +188,8 @@ Action MasterPlayer::Choose(const Game& game, const std::vector<Action>& candida
     }
     return p;
   };
-  for (int64_t first = 0; first < params_.trials; first += kRound) {
-    const int64_t count = std::min(kRound, params_.trials - first);
+  for (int64_t first = 0; first < params_.trials; first += kMasterRound) {
+    const int64_t count = std::min(kMasterRound, params_.trials - first);
     for (int i = 0; i < c; ++i)
       if (alive[i]) {
         win[i].resize(first + count);
@@ -250,7 +250,7 @@ Action MasterPlayer::Choose(const Game& game, const std::vector<Action>& candida
     for (int i = 1; i < c; ++i) {
       if (!alive[i]) continue;
       const Paired p = paired(i);
-      if (p.n >= 2 * kRound && p.Mean() + kDropZ * p.StandardError() < 0) alive[i] = false;
+      if (p.n >= 2 * kMasterRound && p.Mean() + kMasterDropZ * p.StandardError() < 0) alive[i] = false;
     }
     if (std::count(alive.begin(), alive.end(), true) == 1) break;
     if (params_.time_ms > 0 &&
