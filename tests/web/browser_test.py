@@ -959,6 +959,15 @@ class Page(unittest.TestCase):
               };
             };""", path)
 
+    def assert_advisor_best_is_penk_hint(self, s):
+        """The advisor's best row (solitaire, state `s`) is `penk hint`'s best."""
+        cli = json.loads(subprocess.run(
+            [ARGS.penk, 'hint', '--json', '--sheet', self.dom_sheets()[0]['sheet'], '--roll',
+             self.dom_dice(), '--rerolls', str(s['rerolls_left']), '--top', '1'],
+            check=True, capture_output=True, text=True).stdout)
+        best = self.els('#advisor-table tr.best')
+        self.assertEqual(best[0].get_attribute('data-action'), cli['actions'][0]['action'])
+
     def test_spread_worker(self):
         """The two workers: the solitaire table they built together at the
         first visit (half of every layer each) is the native build's, byte
@@ -1018,12 +1027,7 @@ class Page(unittest.TestCase):
             self.wait_for(lambda d: served(spread), 'the spread table fetched from the host', timeout=60)
             self.wait_for(lambda d: f'/tables/{spread}' in self.idb_tables(), 'the fetched tables kept')
             self.assertIn(f'/tables/{value}', self.idb_tables())
-            cli = json.loads(subprocess.run(
-                [ARGS.penk, 'hint', '--json', '--sheet', self.dom_sheets()[0]['sheet'], '--roll',
-                 self.dom_dice(), '--rerolls', str(s['rerolls_left']), '--top', '1'],
-                check=True, capture_output=True, text=True).stdout)
-            best = self.els('#advisor-table tr.best')
-            self.assertEqual(best[0].get_attribute('data-action'), cli['actions'][0]['action'])
+            self.assert_advisor_best_is_penk_hint(s)
             self.assertEqual(self.error_text(), '')
         finally:
             type(self).driver.quit()
@@ -1031,6 +1035,54 @@ class Page(unittest.TestCase):
             server.terminate()
             server.wait(timeout=30)
             log.close()
+            shutil.rmtree(site, ignore_errors=True)
+            shutil.rmtree(profile, ignore_errors=True)
+
+    def test_helper_hangs(self):
+        """A second worker that starts and then never answers (here a
+        helper_worker.js that ignores its work): on a first visit, in a
+        browser of its own, the first worker stops it after its time, says so
+        (a warning, shown), builds the rest of the solitaire table alone, and
+        the table it keeps is the native build's, byte for byte; the
+        advisor's hint is penk hint's."""
+        if not ARGS.site:
+            self.skipTest('the static site only')
+        value = 'solitaire_line-min=3_penk-lines=all.penktable'
+        native = os.path.join(os.path.dirname(os.path.realpath(ARGS.penk)), 'tables', value)
+        if not os.path.exists(native):
+            subprocess.run([ARGS.penk, 'tables', 'build'], check=True, capture_output=True)
+        site = tempfile.mkdtemp(prefix='penk_site_')
+        profile = tempfile.mkdtemp(prefix='penk_chromium_')
+        shutil.copytree(ARGS.site, site, dirs_exist_ok=True)
+        with open(os.path.join(site, 'helper_worker.js'), 'w') as f:
+            f.write("postMessage({ ready: true });\nonmessage = () => {};  // hangs: never answers\n")
+        # No service worker cache of the real helper: this site's own copy.
+        server, port = static_server(site)
+        driver, url = type(self).driver, type(self).url
+        type(self).driver, type(self).url = chromium(profile), f'http://127.0.0.1:{port}/'
+        try:
+            # Not open(): its reload comes after the build, and the page
+            # clears the warning once the engine answers (its hello waits
+            # for the build).
+            self.driver.get(self.url)
+            self.wait_for(lambda d: 'second worker was stopped' in self.error_text(),
+                          'the warning that the second worker was stopped', timeout=120)
+            self.assertIn('builds the table alone', self.error_text())
+            self.wait_ready()
+            self.wait_for(lambda d: f'/tables/{value}' in self.idb_tables(), 'the table kept', timeout=300)
+            with open(native, 'rb') as f:
+                self.assertEqual(self.idb_digest(f'/tables/{value}'), hashlib.sha256(f.read()).hexdigest())
+            self.new_game(['human'], 12)
+            self.click('#advisor-on')
+            s = self.wait_human_or_over()
+            self.wait_for(lambda d: len(self.els('#advisor-table tr')) > 1, 'the advisor')
+            self.assert_advisor_best_is_penk_hint(s)
+            self.shot('helper_hangs')
+        finally:
+            type(self).driver.quit()
+            type(self).driver, type(self).url = driver, url
+            server.terminate()
+            server.wait(timeout=30)
             shutil.rmtree(site, ignore_errors=True)
             shutil.rmtree(profile, ignore_errors=True)
 

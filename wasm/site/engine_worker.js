@@ -29,12 +29,16 @@ const kTableUrl = new URL('./tables/', self.location.href).href;
 // spread table arrives a hint says why its sd is missing ("sd_error").
 let helper = null;
 let solved = null;  // the helper's share of the layer being built
+let helperUp = null;  // resolved once the helper's engine is up
 const handed = new Set();  // value tables whose spread table was asked for
 
 function startHelper(engine) {
   const worker = new Worker(new URL('./helper_worker.js', import.meta.url), { type: 'module' });
+  let up;
+  helperUp = new Promise((resolve) => { up = resolve; });
   worker.onmessage = ({ data }) => {
-    if (data.solved) solved.resolve(data.solved.values);
+    if (data.ready) up();
+    else if (data.solved) { if (solved) solved.resolve(data.solved.values); }
     else if (data.files) engine.tables.add(data.files);
     else if (data.failed && solved) solved.reject(new Error(data.failed));
     else postMessage({ warning: `the second worker failed: ${data.error || data.failed}` });
@@ -45,6 +49,22 @@ function startHelper(engine) {
   return worker;
 }
 
+// A promise that rejects with `what` if `promise` has not settled in `ms`.
+function within(promise, ms, what) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(what)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+// How long the helper may take over its share of a layer: 8 times what
+// this worker took over its own (the two shares are the same size), at
+// least 3 s; its start (its own copy of the module) may take 30 s.
+const kHelperStartMs = 30000;
+const kHelperShareMinMs = 3000;
+const kHelperShareRatio = 8;
+
 function progress(done, total, what) {
   postMessage({ progress: JSON.stringify({ progress: { done, total, what } }) });
 }
@@ -53,29 +73,56 @@ function progress(done, total, what) {
 // host has none: each worker solves half of every layer, and they trade the
 // values before the next (about twice one worker's speed, with no special
 // headers). The same table as the engine builds alone, bit for bit. A
-// helper that fails rejects the layer's promise: the engine then builds the
-// table alone when a request needs it.
+// helper that fails, or does not answer in time (kHelperShare*), is stopped:
+// this worker solves its share too and the layers left alone, and the page
+// is told why (a warning); spread tables go to a new helper later.
 async function buildTogether(engine) {
   const build = engine.tableBuild('', 0);
   if (!build) return;
   helper = helper || startHelper(engine);
+  let alone = false;
+  const stopHelper = (err) => {
+    helper.terminate();
+    helper = null;
+    alone = true;
+    postMessage({ warning: `the second worker was stopped (${err.message}): this one builds the table alone` });
+  };
   try {
-    helper.postMessage({ build: { rules: '', blocked: 0 } });
+    try {
+      await within(helperUp, kHelperStartMs, `it did not start in ${kHelperStartMs / 1000} s`);
+      helper.postMessage({ build: { rules: '', blocked: 0 } });
+    } catch (err) {
+      stopHelper(err);
+    }
     let done = 0;
     for (let layer = 0; layer < build.layers; ++layer) {
       const n = build.layerSize(layer);
       if (n === 0) continue;
-      const half = n >> 1;  // this worker [0, half), the helper [half, n)
-      const theirs = new Promise((resolve, reject) => { solved = { resolve, reject }; });
-      helper.postMessage({ solve: { layer, begin: half, end: n } });
-      build.solve(layer, 0, half);
-      const mine = build.values(layer, 0, half);
-      helper.postMessage({ set: { layer, begin: 0, end: half, values: mine } }, [mine.buffer]);
-      build.set(layer, half, n, await theirs);
+      if (alone) {
+        build.solve(layer, 0, n);
+      } else {
+        const half = n >> 1;  // this worker [0, half), the helper [half, n)
+        const theirs = new Promise((resolve, reject) => { solved = { resolve, reject }; });
+        helper.postMessage({ solve: { layer, begin: half, end: n } });
+        const start = performance.now();
+        build.solve(layer, 0, half);
+        const limit = Math.max(kHelperShareMinMs, kHelperShareRatio * (performance.now() - start));
+        const mine = build.values(layer, 0, half);
+        helper.postMessage({ set: { layer, begin: 0, end: half, values: mine } }, [mine.buffer]);
+        try {
+          const values = await within(theirs, limit,
+                                      `no answer in ${(limit / 1000).toFixed(1)} s for its half of layer ${layer}`);
+          build.set(layer, half, n, values);
+        } catch (err) {
+          stopHelper(err);
+          build.solve(layer, half, n);
+        }
+      }
       done += n;
-      progress(done, build.positions, 'building the solitaire table (two workers)');
+      progress(done, build.positions, alone ? 'building the solitaire table'
+                                            : 'building the solitaire table (two workers)');
     }
-    helper.postMessage({ buildEnd: true });
+    if (!alone) helper.postMessage({ buildEnd: true });
     await build.save();
   } finally {
     solved = null;

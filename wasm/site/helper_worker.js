@@ -4,7 +4,7 @@
 // messages. It keeps nothing itself: the first worker (engine_worker.js) is
 // the one writer of IndexedDB and takes the files it hands back.
 //
-// Two jobs, done in the order asked:
+// {ready: true} once its engine is up, then two jobs, done in the order asked:
 // - a value table built together (a first visit): {build: {rules, blocked}}
 //   opens the same build as the first worker's, {solve: {layer, begin, end}}
 //   solves those positions of a layer and answers {solved: {layer, values}},
@@ -17,6 +17,9 @@
 import { createEngine } from './penk_engine.mjs';
 
 const started = createEngine({ keep: false });
+// The first worker waits for this before it hands over work (and stops a
+// helper that does not start).
+started.then(() => postMessage({ ready: true }), () => {});
 let build = null;
 
 async function spreadOf(engine, { name, bytes }) {
