@@ -120,9 +120,16 @@ json AnswerHint(Session& s, const HintQuestion& q, const Game* game) {
   if (!alone) CheckSheetsOrThrow(q.sheet, q.opponents, q.rules, q.last_round);
   // With opponents a sheet with two closed columns may still play the last
   // round (R5.2); alone, its game is over.
-  std::vector<RankedAction> ranked =
-      s.Hint(q.sheet, q.roll, q.rerolls, q.rules, q.table,
-             alone ? FinishedSheet::kRefuse : FinishedSheet::kLastTurns, q.objective);
+  // Alone, the ranking and the sd come from one solve of the turn. With
+  // opponents the ranking changes below (by win chance) and the sd follows
+  // it, asked for after the win ranking has checked what it needs.
+  Session::RankedHint hint;
+  if (alone)
+    hint = s.HintWithMoments(q.sheet, q.roll, q.rerolls, q.rules, q.table, q.objective);
+  else
+    hint.ranked = s.Hint(q.sheet, q.roll, q.rerolls, q.rules, q.table,
+                         FinishedSheet::kLastTurns, q.objective);
+  std::vector<RankedAction>& ranked = hint.ranked;
   WinFigures win;
   if (!alone)
     win = s.RankForWinOrFail(q.sheet, q.roll, q.rerolls, q.rules, q.opponents, q.last_round,
@@ -144,8 +151,9 @@ json AnswerHint(Session& s, const HintQuestion& q, const Game* game) {
   // Each action's sd (and a target's mean); with opponents the sd of the
   // solitaire-optimal play whose mean is "value". Without its spread table
   // the hint is still given, with the reason in "sd_error".
-  AddMoments(s.Moments(q.sheet, q.roll, q.rerolls, q.rules, q.table, q.objective, ranked),
-             q.objective, out);
+  if (!alone)
+    hint.moments = s.Moments(q.sheet, q.roll, q.rerolls, q.rules, q.table, q.objective, ranked);
+  AddMoments(std::move(hint.moments), q.objective, out);
   if (q.rollouts.trials > 0) {
     if (game) {
       AddRollouts(s, *game, q.rollouts, ranked, win, out);

@@ -71,15 +71,19 @@ std::shared_ptr<const SolitaireTable> Session::Table(const Rules& rules, const S
   return *std::move(table);
 }
 
-std::vector<RankedAction> Session::Hint(const Sheet& sheet, const Dice& roll, int rerolls,
-                                        const Rules& rules, const std::string& table_path,
-                                        FinishedSheet finished, Objective objective) {
+void Session::CheckHintAsked(const Sheet& sheet, int rerolls, FinishedSheet finished) {
   if (rerolls < 0 || rerolls > 2)
     Fail(ErrorCode::kBadField, absl::StrCat("rerolls must be 0, 1 or 2 (R2.2); got ", rerolls));
   if (sheet.ClosedColumns() >= 2 && finished == FinishedSheet::kRefuse)
     Fail(ErrorCode::kBadPosition,
          absl::StrCat("sheet ", FormatSheet(sheet), " has two closed columns: the game is over (R5.2)"));
   if (sheet.free() == 0) Fail(ErrorCode::kBadPosition, "the sheet has no free cell (R3.6)");
+}
+
+std::vector<RankedAction> Session::Hint(const Sheet& sheet, const Dice& roll, int rerolls,
+                                        const Rules& rules, const std::string& table_path,
+                                        FinishedSheet finished, Objective objective) {
+  CheckHintAsked(sheet, rerolls, finished);
   std::shared_ptr<const SolitaireTable> table = Table(rules, sheet, table_path, objective);
   absl::StatusOr<std::vector<RankedAction>> ranked =
       RankActions(*table, sheet, roll, rerolls, finished);
@@ -115,6 +119,34 @@ absl::StatusOr<std::vector<ActionMoments>> Session::Moments(
   auto pair = SpreadsFor(rules, sheet, table_path, objective);
   if (!pair.ok()) return pair.status();
   return RankedMoments(*pair->first, *pair->second, sheet, roll, rerolls, ranked);
+}
+
+Session::RankedHint Session::HintWithMoments(const Sheet& sheet, const Dice& roll, int rerolls,
+                                             const Rules& rules, const std::string& table_path,
+                                             Objective objective) {
+  const FinishedSheet finished = FinishedSheet::kRefuse;
+  CheckHintAsked(sheet, rerolls, finished);
+  // The value table first, as Hint checks and names its errors; a position
+  // it refuses is refused by Hint below before any spread table is sought.
+  std::shared_ptr<const SolitaireTable> table = Table(rules, sheet, table_path, objective);
+  if (SpreadCoversSheet(sheet).ok() && table->Value(sheet).ok() && roll.size() == kDice) {
+    // A spread table that cannot be had is the sd's error only.
+    auto pair = SpreadsFor(rules, sheet, table_path, objective);
+    if (!pair.ok()) {
+      std::vector<RankedAction> ranked =
+          Hint(sheet, roll, rerolls, rules, table_path, finished, objective);
+      return {std::move(ranked), pair.status()};
+    }
+    absl::StatusOr<RankedWithMoments> both =
+        RankWithMoments(*pair->first, *pair->second, sheet, roll, rerolls);
+    if (both.ok()) return {std::move(both->ranked), std::move(both->moments)};
+    // Not expected after the checks above; the two calls below say why.
+  }
+  std::vector<RankedAction> ranked =
+      Hint(sheet, roll, rerolls, rules, table_path, finished, objective);
+  absl::StatusOr<std::vector<ActionMoments>> moments =
+      Moments(sheet, roll, rerolls, rules, table_path, objective, ranked);
+  return {std::move(ranked), std::move(moments)};
 }
 
 std::optional<ActionMoments> Session::SheetMoments(const Sheet& sheet, const Rules& rules,

@@ -138,6 +138,15 @@ class Session {
                                                      const std::string& table_path,
                                                      Objective objective,
                                                      const std::vector<RankedAction>& ranked);
+  // Hint and Moments on the same arguments (solitaire: kRefuse), from one
+  // solve of the turn when the spread table is there (solver/score_spread.h
+  // RankWithMoments): the same ranking, errors and moments as the two calls.
+  struct RankedHint {
+    std::vector<RankedAction> ranked;
+    absl::StatusOr<std::vector<ActionMoments>> moments;
+  };
+  RankedHint HintWithMoments(const Sheet& sheet, const Dice& roll, int rerolls, const Rules& rules,
+                             const std::string& table_path, Objective objective);
   // The same at the start of a turn on `sheet`: {mean, sd}; a finished sheet's
   // score with sd 0. Empty with `error` as above.
   std::optional<ActionMoments> SheetMoments(const Sheet& sheet, const Rules& rules,
@@ -212,6 +221,8 @@ class Session {
   void set_max_protocol(int p) { max_protocol_ = p; }
 
  private:
+  // Hint's checks of what is asked, before any table is looked at.
+  void CheckHintAsked(const Sheet& sheet, int rerolls, FinishedSheet finished);
   // The spread table of the value table of (rules, sheet's blocked rows,
   // path, objective), with the value table; errors as text.
   absl::StatusOr<std::pair<std::shared_ptr<const SolitaireTable>,

@@ -356,11 +356,11 @@ absl::Status SpreadCoversSheet(const Sheet& sheet) {
                    "last turn has no sd"));
 }
 
-absl::StatusOr<std::vector<ActionMoments>> RankedMoments(const SolitaireTable& values,
-                                                         const SpreadTable& spreads,
-                                                         const Sheet& sheet, const Dice& roll,
-                                                         int rerolls,
-                                                         const std::vector<RankedAction>& ranked) {
+namespace {
+
+// What RankedMoments and RankWithMoments check before the turn is solved.
+absl::Status CheckMomentsAsked(const SolitaireTable& values, const SpreadTable& spreads,
+                               const Sheet& sheet, const Dice& roll, int rerolls) {
   if (absl::Status s = CheckPair(values, spreads); !s.ok()) return s;
   absl::StatusOr<double> v = values.Value(sheet);
   if (!v.ok()) return v.status();
@@ -369,32 +369,79 @@ absl::StatusOr<std::vector<ActionMoments>> RankedMoments(const SolitaireTable& v
         "sheet ", FormatSheet(sheet), " has two closed columns: the game is over (R5.2)"));
   if (rerolls < 0 || rerolls > kRerolls || roll.size() != kDice)
     return absl::InvalidArgumentError("a roll of six dice and 0, 1 or 2 rerolls left expected");
+  return absl::OkStatus();
+}
+
+// The moments after each of `ranked` with no reroll left: the markings'
+// successors looked up.
+std::vector<ActionMoments> MarkingMoments(const SolitaireTable& values, const SpreadTable& spreads,
+                                          const Sheet& sheet,
+                                          const std::vector<RankedAction>& ranked) {
   const bool target = values.objective().is_target();
   const ColumnCodes codes = CodesInPlace(sheet);
   std::vector<ActionMoments> out;
-  if (rerolls == 0) {
-    for (const RankedAction& a : ranked) {
-      const ColumnCodes after =
-          a.action.kind == Action::kFail
-              ? CodesAfterFailure(codes, a.action.face)
-              : CodesAfterMarking(codes, a.action.cells, values.blocked_rows());
-      out.push_back({target ? spreads.MeanOfCodes(after) : a.value,
-                     std::sqrt(spreads.VarianceOfCodes(after))});
-    }
-    return out;
+  for (const RankedAction& a : ranked) {
+    const ColumnCodes after = a.action.kind == Action::kFail
+                                  ? CodesAfterFailure(codes, a.action.face)
+                                  : CodesAfterMarking(codes, a.action.cells, values.blocked_rows());
+    out.push_back({target ? spreads.MeanOfCodes(after) : a.value,
+                   std::sqrt(spreads.VarianceOfCodes(after))});
   }
-  auto worker = std::make_unique<SpreadWorker>(values);
-  worker->Variance(spreads, codes);
-  const TurnValues& means = worker->Means();
+  return out;
+}
+
+// The moments after each of `ranked` (keeps) from the worker's decided turn.
+std::vector<ActionMoments> KeepMoments(const SpreadWorker& worker, const SolitaireTable& values,
+                                       const Dice& roll, int rerolls,
+                                       const std::vector<RankedAction>& ranked) {
+  const bool target = values.objective().is_target();
+  const TurnValues& means = worker.Means();
   const DiceSpace& space = DiceSpace::Get();
   const int r = space.RollIndex(roll);
+  std::vector<ActionMoments> out;
   for (const RankedAction& a : ranked) {
     const int k = space.KeepIndex(a.action.keep);
     const bool stop = k >= kNumKeepsBelowSix;
     out.push_back({target ? (stop ? means.roll[0][r] : means.keep[rerolls - 1][k]) : a.value,
-                   std::sqrt(stop ? worker->spread.var_roll[0][r]
-                                  : worker->spread.var_keep[rerolls - 1][k])});
+                   std::sqrt(stop ? worker.spread.var_roll[0][r]
+                                  : worker.spread.var_keep[rerolls - 1][k])});
   }
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<ActionMoments>> RankedMoments(const SolitaireTable& values,
+                                                         const SpreadTable& spreads,
+                                                         const Sheet& sheet, const Dice& roll,
+                                                         int rerolls,
+                                                         const std::vector<RankedAction>& ranked) {
+  if (absl::Status s = CheckMomentsAsked(values, spreads, sheet, roll, rerolls); !s.ok()) return s;
+  if (rerolls == 0) return MarkingMoments(values, spreads, sheet, ranked);
+  auto worker = std::make_unique<SpreadWorker>(values);
+  worker->Variance(spreads, CodesInPlace(sheet));
+  return KeepMoments(*worker, values, roll, rerolls, ranked);
+}
+
+absl::StatusOr<RankedWithMoments> RankWithMoments(const SolitaireTable& values,
+                                                  const SpreadTable& spreads, const Sheet& sheet,
+                                                  const Dice& roll, int rerolls) {
+  if (absl::Status s = CheckMomentsAsked(values, spreads, sheet, roll, rerolls); !s.ok()) return s;
+  RankedWithMoments out;
+  if (rerolls == 0) {
+    absl::StatusOr<std::vector<RankedAction>> ranked = RankActions(values, sheet, roll, 0);
+    if (!ranked.ok()) return ranked.status();
+    out.ranked = *std::move(ranked);
+    out.moments = MarkingMoments(values, spreads, sheet, out.ranked);
+    return out;
+  }
+  // The spread's decided turn holds the table's values of every keep, the
+  // same numbers as RankActions' own solve of the turn (the final rolls'
+  // maxima of the same lookups, then the same SolveTurn): ranked from it.
+  auto worker = std::make_unique<SpreadWorker>(values);
+  worker->Variance(spreads, CodesInPlace(sheet));
+  out.ranked = RankActions(worker->turn, values, sheet, roll, rerolls);
+  out.moments = KeepMoments(*worker, values, roll, rerolls, out.ranked);
   return out;
 }
 

@@ -135,6 +135,18 @@ absl::StatusOr<std::vector<ActionMoments>> RankedMoments(const SolitaireTable& v
                                                          int rerolls,
                                                          const std::vector<RankedAction>& ranked);
 
+// RankActions' ranking and RankedMoments' moments (ranked[i] ->
+// moments[i]) from one solve of the turn: the same numbers as the two
+// calls, which would each solve it (a hint with its sd; the spread's turn
+// cost about as much as the ranking's). A live sheet only (as RankedMoments).
+struct RankedWithMoments {
+  std::vector<RankedAction> ranked;
+  std::vector<ActionMoments> moments;
+};
+absl::StatusOr<RankedWithMoments> RankWithMoments(const SolitaireTable& values,
+                                                  const SpreadTable& spreads, const Sheet& sheet,
+                                                  const Dice& roll, int rerolls);
+
 // OK if `sheet` is live; otherwise why no spread can be given for it. With
 // opponents, a sheet with two closed columns still plays the last round's
 // turn (R5.2), but spread tables cover live positions only: the hints that

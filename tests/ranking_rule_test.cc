@@ -183,7 +183,9 @@ TEST_F(RankingRuleGames, TheHintsOrderFollowsTheFiguresItShows) {
         if (i == 0) continue;
         EXPECT_GE(f.win[i - 1], f.win[i]);
         const bool same_win = f.win[i - 1] == f.win[i];
-        if (same_win) EXPECT_GE(f.score[i - 1], f.score[i]);
+        if (same_win) {
+          EXPECT_GE(f.score[i - 1], f.score[i]);
+        }
         EXPECT_EQ(f.tied[i], same_win && f.score[i - 1] == f.score[i]);
         if (f.tied[i]) {
           ++ties;

@@ -396,6 +396,58 @@ TEST_F(SpreadTest, EveryActionsSdIsItsMixedDistributions) {
   }
 }
 
+// The hint's one solve of the turn (RankWithMoments) gives exactly what its
+// two calls give, each solving the turn itself: RankActions' actions and
+// values in the same order (ties included), RankedMoments' moments; on
+// positions of the table, in a labelling of their own too, every number of
+// rerolls, and the refusals of both.
+TEST_F(SpreadTest, RankWithMomentsIsRankActionsAndRankedMoments) {
+  Rng rng(11);
+  const DiceSpace& space = DiceSpace::Get();
+  std::vector<Sheet> sheets = {*ParseSheet("o.o.o/.oooo/oo.oo/oooo./oo.o."),
+                               *ParseSheet(".oooo/o.o.o/oooo./oo.oo/oo.o.")};
+  for (int64_t i = 0; i < kNumSolitaireStates && sheets.size() < 120; ++i) {
+    const ColumnCodes codes = StateOfIndex(i);
+    if (std::isnan(values_->values()[i]) || rng.Below(64) != 0) continue;
+    const Sheet sheet = SheetOfCodes(codes);
+    if (sheet.ClosedColumns() < 2 && sheet.free() > 0) sheets.push_back(sheet);
+  }
+  ASSERT_GT(sheets.size(), 100u);
+  int keeps = 0;
+  for (const Sheet& sheet : sheets) {
+    for (int t = 0; t < 3; ++t) {
+      const Dice roll = space.roll(static_cast<int>(rng.Below(kNumRolls)));
+      for (int rerolls = 0; rerolls <= kRerolls; ++rerolls) {
+        SCOPED_TRACE(FormatSheet(sheet) + " " + FormatDice(roll) + " rerolls " +
+                     std::to_string(rerolls));
+        const std::vector<RankedAction> ranked = *RankActions(*values_, sheet, roll, rerolls);
+        const std::vector<ActionMoments> moments =
+            *RankedMoments(*values_, *spreads_, sheet, roll, rerolls, ranked);
+        const RankedWithMoments both = *RankWithMoments(*values_, *spreads_, sheet, roll, rerolls);
+        ASSERT_EQ(both.ranked.size(), ranked.size());
+        ASSERT_EQ(both.moments.size(), moments.size());
+        for (size_t i = 0; i < ranked.size(); ++i) {
+          ASSERT_EQ(both.ranked[i].action, ranked[i].action) << "rank " << i;
+          ASSERT_EQ(both.ranked[i].value, ranked[i].value) << FormatAction(ranked[i].action);
+          ASSERT_EQ(both.moments[i].mean, moments[i].mean) << FormatAction(ranked[i].action);
+          ASSERT_EQ(both.moments[i].sd, moments[i].sd) << FormatAction(ranked[i].action);
+        }
+        keeps += rerolls > 0 ? static_cast<int>(ranked.size()) : 0;
+      }
+    }
+  }
+  EXPECT_GT(keeps, 10000);
+  const Sheet live = sheets[0];
+  const Dice roll = *ParseRoll("11335J");
+  EXPECT_EQ(RankWithMoments(*values_, *spreads_, live, roll, 3).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(RankWithMoments(*values_, *spreads_, *ParseSheet("xxxxx/xxxxx/oooo./ooo../oooo."),
+                            roll, 1).status().code(),
+            absl::StatusCode::kFailedPrecondition);
+  EXPECT_FALSE(RankWithMoments(*values_, *spreads_, Sheet{}, roll, 2).ok())
+      << "the empty sheet is beyond this table's " << kMaxFree << " free cells";
+}
+
 TEST_F(SpreadTest, FileRoundTripAndRefusals) {
   const std::string dir =
       (std::filesystem::temp_directory_path() / ("penk_spread_" + std::to_string(getpid())))
