@@ -400,12 +400,16 @@ TEST_F(SpreadTest, EveryActionsSdIsItsMixedDistributions) {
 // two calls give, each solving the turn itself: RankActions' actions and
 // values in the same order (ties included), RankedMoments' moments; on
 // positions of the table, in a labelling of their own too, every number of
-// rerolls, and the refusals of both.
+// rerolls, for an expected-score table and a target table (whose means are
+// not its values), and the refusals of both.
 TEST_F(SpreadTest, RankWithMomentsIsRankActionsAndRankedMoments) {
-  Rng rng(11);
+  const Objective target{160};  // target_mean_test's: one shared table
+  const SolitaireTable target_values = testing_support::SharedTable(kMaxFree, target);
+  const SpreadTable target_spreads = testing_support::SharedSpreadTable(target_values, target);
   const DiceSpace& space = DiceSpace::Get();
   std::vector<Sheet> sheets = {*ParseSheet("o.o.o/.oooo/oo.oo/oooo./oo.o."),
                                *ParseSheet(".oooo/o.o.o/oooo./oo.oo/oo.o.")};
+  Rng rng(11);
   for (int64_t i = 0; i < kNumSolitaireStates && sheets.size() < 120; ++i) {
     const ColumnCodes codes = StateOfIndex(i);
     if (std::isnan(values_->values()[i]) || rng.Below(64) != 0) continue;
@@ -413,30 +417,34 @@ TEST_F(SpreadTest, RankWithMomentsIsRankActionsAndRankedMoments) {
     if (sheet.ClosedColumns() < 2 && sheet.free() > 0) sheets.push_back(sheet);
   }
   ASSERT_GT(sheets.size(), 100u);
-  int keeps = 0;
-  for (const Sheet& sheet : sheets) {
-    for (int t = 0; t < 3; ++t) {
-      const Dice roll = space.roll(static_cast<int>(rng.Below(kNumRolls)));
-      for (int rerolls = 0; rerolls <= kRerolls; ++rerolls) {
-        SCOPED_TRACE(FormatSheet(sheet) + " " + FormatDice(roll) + " rerolls " +
-                     std::to_string(rerolls));
-        const std::vector<RankedAction> ranked = *RankActions(*values_, sheet, roll, rerolls);
-        const std::vector<ActionMoments> moments =
-            *RankedMoments(*values_, *spreads_, sheet, roll, rerolls, ranked);
-        const RankedWithMoments both = *RankWithMoments(*values_, *spreads_, sheet, roll, rerolls);
-        ASSERT_EQ(both.ranked.size(), ranked.size());
-        ASSERT_EQ(both.moments.size(), moments.size());
-        for (size_t i = 0; i < ranked.size(); ++i) {
-          ASSERT_EQ(both.ranked[i].action, ranked[i].action) << "rank " << i;
-          ASSERT_EQ(both.ranked[i].value, ranked[i].value) << FormatAction(ranked[i].action);
-          ASSERT_EQ(both.moments[i].mean, moments[i].mean) << FormatAction(ranked[i].action);
-          ASSERT_EQ(both.moments[i].sd, moments[i].sd) << FormatAction(ranked[i].action);
+  using Pair = std::pair<const SolitaireTable*, const SpreadTable*>;
+  for (auto [values, spreads] : {Pair{values_, spreads_}, Pair{&target_values, &target_spreads}}) {
+    SCOPED_TRACE(values->objective().is_target() ? "target 160" : "expected score");
+    int keeps = 0;
+    for (const Sheet& sheet : sheets) {
+      for (int t = 0; t < 3; ++t) {
+        const Dice roll = space.roll(static_cast<int>(rng.Below(kNumRolls)));
+        for (int rerolls = 0; rerolls <= kRerolls; ++rerolls) {
+          SCOPED_TRACE(FormatSheet(sheet) + " " + FormatDice(roll) + " rerolls " +
+                       std::to_string(rerolls));
+          const std::vector<RankedAction> ranked = *RankActions(*values, sheet, roll, rerolls);
+          const std::vector<ActionMoments> moments =
+              *RankedMoments(*values, *spreads, sheet, roll, rerolls, ranked);
+          const RankedWithMoments both = *RankWithMoments(*values, *spreads, sheet, roll, rerolls);
+          ASSERT_EQ(both.ranked.size(), ranked.size());
+          ASSERT_EQ(both.moments.size(), moments.size());
+          for (size_t i = 0; i < ranked.size(); ++i) {
+            ASSERT_EQ(both.ranked[i].action, ranked[i].action) << "rank " << i;
+            ASSERT_EQ(both.ranked[i].value, ranked[i].value) << FormatAction(ranked[i].action);
+            ASSERT_EQ(both.moments[i].mean, moments[i].mean) << FormatAction(ranked[i].action);
+            ASSERT_EQ(both.moments[i].sd, moments[i].sd) << FormatAction(ranked[i].action);
+          }
+          keeps += rerolls > 0 ? static_cast<int>(ranked.size()) : 0;
         }
-        keeps += rerolls > 0 ? static_cast<int>(ranked.size()) : 0;
       }
     }
+    EXPECT_GT(keeps, 10000);
   }
-  EXPECT_GT(keeps, 10000);
   const Sheet live = sheets[0];
   const Dice roll = *ParseRoll("11335J");
   EXPECT_EQ(RankWithMoments(*values_, *spreads_, live, roll, 3).status().code(),
@@ -446,6 +454,8 @@ TEST_F(SpreadTest, RankWithMomentsIsRankActionsAndRankedMoments) {
             absl::StatusCode::kFailedPrecondition);
   EXPECT_FALSE(RankWithMoments(*values_, *spreads_, Sheet{}, roll, 2).ok())
       << "the empty sheet is beyond this table's " << kMaxFree << " free cells";
+  EXPECT_FALSE(RankWithMoments(*values_, target_spreads, live, roll, 2).ok())
+      << "a spread table of another value table";
 }
 
 TEST_F(SpreadTest, FileRoundTripAndRefusals) {
