@@ -255,14 +255,14 @@ NeuralOutput ExpertPlayer::NetLeaf(const Sheet& me, ColumnCodes next, const Line
   return net_->Finish(leaf_acc_, key_.players);
 }
 
-double ExpertPlayer::LeafScore(uint32_t cells, int face) {
+double ExpertPlayer::LeafScore(uint32_t cells, int face, bool net_score) {
   const uint32_t key = cells ? cells : kFailKey | static_cast<uint32_t>(face);
   auto it = leaf_figures_.find(key);
   if (it == leaf_figures_.end()) {
     Leaf(cells, face);
     it = leaf_figures_.find(key);
   }
-  return it->second.score;
+  return net_score ? it->second.net_score : it->second.score;
 }
 
 void ExpertPlayer::SolveScores() {
@@ -302,6 +302,16 @@ double ExpertPlayer::MarkScore(const ExpertView& view, uint32_t cells) {
 double ExpertPlayer::FailScore(const ExpertView& view, int face) {
   Prepare(view);
   return net_ ? LeafScore(0, face) : std::nan("");
+}
+
+double ExpertPlayer::MarkNetScore(const ExpertView& view, uint32_t cells) {
+  Prepare(view);
+  return net_ ? LeafScore(cells, 0, true) : std::nan("");
+}
+
+double ExpertPlayer::FailNetScore(const ExpertView& view, int face) {
+  Prepare(view);
+  return net_ ? LeafScore(0, face, true) : std::nan("");
 }
 
 double ExpertPlayer::KeepScore(const ExpertView& view, const Dice& roll, int rerolls,
@@ -373,14 +383,15 @@ double ExpertPlayer::Leaf(uint32_t cells, int face) {
   if ((key_.last_round && params_.exact_final) || (!key_.last_round && starts_last && params_.race)) {
     const double win = FinalShare(score, effect) + kFinalScoreTieBreak * score +
                        kCircledTieBreak * std::popcount(me.circled);
-    if (net_) leaf_figures_[key] = {win, static_cast<double>(score)};  // our final score (R5.2)
+    if (net_) leaf_figures_[key] = {win, static_cast<double>(score), std::nan("")};  // our final score (R5.2)
     return win;
   }
   if (net_ && key_.players > 1) {
     const NeuralOutput out = NetLeaf(me, next, effect);
     const int mine = SlotOf(key_.me, next_mover_, key_.players);
     const double win = out.win[mine] + kCircledTieBreak * std::popcount(me.circled);
-    leaf_figures_[key] = {win, out.score[mine]};
+    leaf_figures_[key] = {win, CalibratedScore(out.score[mine], key_.players, key_.turns, score_map_),
+                          out.score[mine]};
     return win;
   }
   double worth = score;

@@ -24,6 +24,7 @@
 #include "engine/game.h"
 #include "engine/rules.h"
 #include "engine/sheet.h"
+#include "ai/calibration_map.h"
 #include "ai/neural_features.h"
 #include "ai/neural_net.h"
 #include "ai/player.h"
@@ -180,6 +181,18 @@ class ExpertPlayer : public Player {
   double MarkScore(const ExpertView& view, uint32_t cells);
   double FailScore(const ExpertView& view, int face);
   double KeepScore(const ExpertView& view, const Dice& roll, int rerolls, const Dice& keep);
+  // The net's own score output at that leaf, before the score map: NaN where
+  // the leaf is our final score (or without a net). What the map is fitted on.
+  double MarkNetScore(const ExpertView& view, uint32_t cells);
+  double FailNetScore(const ExpertView& view, int face);
+  // The map from the net's score output to the score the figures above give
+  // (ai/calibration_map.h; FittedNeuralScoreCalibration is the committed
+  // net's). Without one the net's figure is given as it is. Decisions never
+  // read scores, so play is the same either way.
+  void SetScoreMap(const std::array<ScoreMap, 3>& maps) {
+    score_map_ = maps;
+    solved_ = false;  // leaves already evaluated carry the old map
+  }
 
  private:
   using Key = ExpertView;
@@ -199,7 +212,7 @@ class ExpertPlayer : public Player {
   double BeatShare(const Sheet& sheet, int threshold);
   void PrepareNet();
   void SolveScores();
-  double LeafScore(uint32_t cells, int face);
+  double LeafScore(uint32_t cells, int face, bool net_score = false);
   int NextTurns(int seat) const;  // turns of `seat` once our turn is over
   NeuralOutput NetLeaf(const Sheet& me, ColumnCodes next, const LinesEffect& effect);
 
@@ -227,7 +240,9 @@ class ExpertPlayer : public Player {
   static constexpr uint32_t kFailKey = 1u << 31;
   struct LeafFigures {
     double win = 0, score = 0;
+    double net_score = 0;  // the net's output before score_map_ (NaN: our final score)
   };
+  std::array<ScoreMap, 3> score_map_{};  // the identity
   std::unordered_map<uint32_t, LeafFigures> leaf_figures_;
   std::unique_ptr<TurnValues> score_turn_;
   bool scores_solved_ = false;

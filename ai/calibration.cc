@@ -58,6 +58,9 @@ struct Pending {
   int seat = 0, turns = 0;
   double raw = 0;
   double neural = std::nan(""), neural_score = std::nan("");  // NaN: no net for these rules
+  // A marking's or failure's leaf: the net's score there before its map (NaN
+  // where the leaf is the final score, and for keeps): the score map's fit.
+  double net_score = std::nan("");
   bool exact = false;  // the last round of two players: the figure is the exact chance
 };
 
@@ -91,8 +94,10 @@ absl::StatusOr<GameRecord> PlayCalibrationGame(const CalibrationOptions& o, int6
     ExpertPlayer estimator(o.tables);
     absl::StatusOr<std::shared_ptr<const NeuralNet>> net = NetFor(nullptr, o.rules);
     std::unique_ptr<ExpertPlayer> neural;
-    if (net.ok())
+    if (net.ok()) {
       neural = std::make_unique<ExpertPlayer>(o.tables, *ParseNeuralName("neural"), "neural", *net);
+      neural->SetScoreMap(FittedNeuralScoreCalibration());  // the score hints show
+    }
     Game game = *Game::Create(n, o.rules, 0, DiceSource::kManual);
     while (!game.over() && why.empty()) {
       if (game.phase() == Phase::kRoll) {
@@ -120,10 +125,12 @@ absl::StatusOr<GameRecord> PlayCalibrationGame(const CalibrationOptions& o, int6
           case Action::kMark:
             pending.neural = neural->MarkValue(view, a.cells);
             pending.neural_score = neural->MarkScore(view, a.cells);
+            pending.net_score = neural->MarkNetScore(view, a.cells);
             break;
           case Action::kFail:
             pending.neural = neural->FailValue(view, a.face);
             pending.neural_score = neural->FailScore(view, a.face);
+            pending.net_score = neural->FailNetScore(view, a.face);
             break;
         }
         pending.neural = std::clamp(pending.neural, 0.0, 1.0);
@@ -232,6 +239,33 @@ ScoreTable ScoreAccumulator::Table() const {
 
 // ---------------------------------------------------------------------------
 
+namespace {
+
+// x with h x = g (Gaussian elimination with partial pivoting; h is small,
+// symmetric and made positive definite by the callers' ridge).
+template <size_t K>
+std::array<double, K> SolveLinear(std::array<std::array<double, K>, K> h, std::array<double, K> d) {
+  for (size_t c = 0; c < K; ++c) {
+    size_t piv = c;
+    for (size_t r = c + 1; r < K; ++r)
+      if (std::fabs(h[r][c]) > std::fabs(h[piv][c])) piv = r;
+    std::swap(h[c], h[piv]);
+    std::swap(d[c], d[piv]);
+    for (size_t r = c + 1; r < K; ++r) {
+      const double f = h[r][c] / h[c][c];
+      for (size_t k = c; k < K; ++k) h[r][k] -= f * h[c][k];
+      d[r] -= f * d[c];
+    }
+  }
+  for (size_t c = K; c-- > 0;) {
+    for (size_t k = c + 1; k < K; ++k) d[c] -= h[c][k] * d[k];
+    d[c] /= h[c][c];
+  }
+  return d;
+}
+
+}  // namespace
+
 FitAccumulator::FitAccumulator()
     : n_(3 * (kCalibrationMaxTurns + 1) * kLogitBins), y_(n_.size()) {}
 
@@ -273,29 +307,45 @@ std::array<CalibrationMap, 3> FitAccumulator::Fit() const {
         }
       if (!any) break;
       for (int j = 0; j < K; ++j) h[j][j] += 1e-6;  // a feature without spread stays put
-      // Solve h d = g (Gaussian elimination with partial pivoting).
-      std::array<double, K> d = g;
-      for (int c = 0; c < K; ++c) {
-        int piv = c;
-        for (int r = c + 1; r < K; ++r)
-          if (std::fabs(h[r][c]) > std::fabs(h[piv][c])) piv = r;
-        std::swap(h[c], h[piv]);
-        std::swap(d[c], d[piv]);
-        for (int r = c + 1; r < K; ++r) {
-          const double f = h[r][c] / h[c][c];
-          for (int k = c; k < K; ++k) h[r][k] -= f * h[c][k];
-          d[r] -= f * d[c];
-        }
-      }
-      for (int c = K - 1; c >= 0; --c) {
-        for (int k = c + 1; k < K; ++k) d[c] -= h[c][k] * d[k];
-        d[c] /= h[c][c];
-      }
+      const std::array<double, K> d = SolveLinear(h, g);
       double step = 0;
       for (int j = 0; j < K; ++j) w[j] += d[j], step = std::max(step, std::fabs(d[j]));
       if (step < 1e-10) break;
     }
     if (any) maps[p].w = w;
+  }
+  return maps;
+}
+
+void ScoreFitAccumulator::Add(const ScoreFitSample& s) {
+  if (s.players < 2 || s.players > 4 || std::isnan(s.net_score)) return;
+  const int p = s.players - 2;
+  const std::array<double, kScoreMapFeatures> g =
+      ScoreMapFeaturesAt(s.net_score / kScoreMapUnit, CalibrationTurnFeature(s.turns));
+  const double y = s.final_score / kScoreMapUnit;
+  for (int j = 0; j < kScoreMapFeatures; ++j) {
+    xy_[p][j] += g[j] * y;
+    for (int k = 0; k < kScoreMapFeatures; ++k) xx_[p][j][k] += g[j] * g[k];
+  }
+  ++n_[p];
+  ++positions_;
+}
+
+std::array<ScoreMap, 3> ScoreFitAccumulator::Fit() const {
+  std::array<ScoreMap, 3> maps{};
+  for (int p = 0; p < 3; ++p) {
+    if (n_[p] == 0) continue;
+    // A ridge towards the identity, tiny beside the data: a knot no leaf
+    // reaches (a sparse player count) keeps its slope rather than none.
+    std::array<std::array<double, kScoreMapFeatures>, kScoreMapFeatures> h = xx_[p];
+    std::array<double, kScoreMapFeatures> g = xy_[p];
+    const std::array<double, kScoreMapFeatures> identity = ScoreMap{}.w;
+    for (int j = 0; j < kScoreMapFeatures; ++j) {
+      const double ridge = 1e-6 * static_cast<double>(n_[p]);
+      h[j][j] += ridge;
+      g[j] += ridge * identity[j];
+    }
+    maps[p].w = SolveLinear(h, g);
   }
   return maps;
 }
@@ -325,6 +375,7 @@ absl::StatusOr<CalibrationResult> RunCalibration(const CalibrationOptions& o) {
   std::array<ReliabilityAccumulator, 3> by_players, neural_by_players;
   ScoreAccumulator neural_score;
   FitAccumulator fit, neural_fit;
+  ScoreFitAccumulator neural_score_fit;
   const int64_t block = 16 * static_cast<int64_t>(o.threads);
   std::vector<GameRecord> records(static_cast<size_t>(std::min(block, o.games)));
   for (int64_t first = 0; first < o.games; first += block) {
@@ -357,6 +408,7 @@ absl::StatusOr<CalibrationResult> RunCalibration(const CalibrationOptions& o) {
           d.push_back({p.neural, y});
           if (!p.exact) neural_fit.Add({g.players, p.turns, p.neural, y});
           sc.emplace_back(p.neural_score, g.score[p.seat]);
+          neural_score_fit.Add({g.players, p.turns, p.net_score, static_cast<double>(g.score[p.seat])});
         }
       }
       raw.AddGame(a);
@@ -378,6 +430,8 @@ absl::StatusOr<CalibrationResult> RunCalibration(const CalibrationOptions& o) {
   out.neural_fit = neural_fit.Fit();
   for (int p = 0; p < 3; ++p) out.neural_by_players[p] = neural_by_players[p].Table();
   out.neural_score = neural_score.Table();
+  out.neural_score_fit = neural_score_fit.Fit();
+  out.neural_score_fit_positions = neural_score_fit.positions();
   out.raw = raw.Table();
   out.calibrated = calibrated.Table();
   for (int p = 0; p < 3; ++p) out.calibrated_by_players[p] = by_players[p].Table();

@@ -142,6 +142,31 @@ class FitAccumulator {
   int64_t positions_ = 0;
 };
 
+// The score map's fit (ScoreMap, ai/calibration_map.h): least squares of
+// the final score / 50 on the map's features of the net's score at the leaf
+// of each marking taken, per player count. The sums of squares and products
+// are its sufficient statistics: memory does not grow with the positions,
+// and positions added in a fixed order give the same map.
+struct ScoreFitSample {
+  int players = 2;
+  int turns = 0;
+  double net_score = 0;    // points
+  double final_score = 0;  // points
+};
+class ScoreFitAccumulator {
+ public:
+  void Add(const ScoreFitSample& s);
+  // A player count without positions keeps the identity map.
+  std::array<ScoreMap, 3> Fit() const;
+  int64_t positions() const { return positions_; }
+
+ private:
+  std::array<std::array<std::array<double, kScoreMapFeatures>, kScoreMapFeatures>, 3> xx_{};
+  std::array<std::array<double, kScoreMapFeatures>, 3> xy_{};
+  std::array<int64_t, 3> n_{};
+  int64_t positions_ = 0;
+};
+
 struct CalibrationOptions {
   // Line-ups of 2-4 MakeBot names; game i plays line-up i mod L with its
   // seats rotated by (i / L) mod n.
@@ -163,7 +188,9 @@ struct CalibrationResult {
   ReliabilityTable neural, neural_raw;
   std::array<CalibrationMap, 3> neural_fit;
   std::array<ReliabilityTable, 3> neural_by_players;  // 2, 3, 4 players
-  ScoreTable neural_score;
+  ScoreTable neural_score;  // through the score map (FittedNeuralScoreCalibration), as shown
+  std::array<ScoreMap, 3> neural_score_fit;  // fitted on the net's score at the markings taken
+  int64_t neural_score_fit_positions = 0;
   ReliabilityTable raw;          // the raw fast estimate
   ReliabilityTable calibrated;   // CalibratedWin of it (FittedCalibration())
   std::array<ReliabilityTable, 3> calibrated_by_players;  // 2, 3, 4 players

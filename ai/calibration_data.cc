@@ -1,5 +1,7 @@
 #include "ai/calibration_data.h"
 
+#include <tuple>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "ai/embedded_data.h"
@@ -12,11 +14,15 @@ using nlohmann::json;
 namespace {
 
 // The maps of a "maps" or "fit" array at `where`: players 2, 3, 4 in order.
-absl::StatusOr<std::array<CalibrationMap, 3>> ReadMaps(const json& j, absl::string_view file,
-                                                       absl::string_view where) {
+// Both kinds of map (CalibrationMap, ScoreMap) are a line in their variable
+// whose slope changes with t (w[3]) and at three knots (w[4..6]).
+template <typename Map>
+absl::StatusOr<std::array<Map, 3>> ReadMaps(const json& j, absl::string_view file,
+                                            absl::string_view where, const char* variable) {
+  static_assert(std::tuple_size_v<decltype(Map{}.w)> == kCalibrationFeatures);
   if (!j.is_array() || j.size() != 3)
     return DataError(file, where, "not three maps (2, 3 and 4 players)");
-  std::array<CalibrationMap, 3> maps;
+  std::array<Map, 3> maps;
   for (int p = 0; p < 3; ++p) {
     const json& m = j[p];
     const std::string at = absl::StrCat(where, "[", p, "]");
@@ -31,24 +37,25 @@ absl::StatusOr<std::array<CalibrationMap, 3>> ReadMaps(const json& j, absl::stri
                          absl::StrCat(w.dump(), " is not a weight within +-", kCalibrationMaxWeight));
       maps[p].w[i] = w.get<double>();
     }
-    // The slope in x of each linear piece, at t = 0 and t = 2 (linear in t
+    // The slope in x (u) of each linear piece, at t = 0 and t = 2 (linear in t
     // between): all positive, or the shown figure would reorder actions.
-    const std::array<double, kCalibrationFeatures>& w = maps[p].w;
+    const auto& w = maps[p].w;
     for (double t : {0.0, 2.0}) {
       double slope = w[1] + w[3] * t;
       for (int piece = 0; piece < 4; ++piece) {
         if (piece > 0) slope += w[3 + piece];
         if (!(slope > 0))
           return DataError(file, at + ".w",
-                           absl::StrCat("the map decreases in x (slope ", slope, " at t = ", t,
-                                        "): it would reorder actions"));
+                           absl::StrCat("the map decreases in ", variable, " (slope ", slope,
+                                        " at t = ", t, "): it would reorder actions"));
       }
     }
   }
   return maps;
 }
 
-json MapsJson(const std::array<CalibrationMap, 3>& maps) {
+template <typename Map>
+json MapsJson(const std::array<Map, 3>& maps) {
   json out = json::array();
   for (int p = 0; p < 3; ++p) out.push_back({{"players", p + 2}, {"w", maps[p].w}});
   return out;
@@ -62,7 +69,8 @@ absl::StatusOr<CalibrationData> ParseCalibrationData(absl::string_view text, abs
   const json& j = *parsed;
   for (const auto& [key, value] : j.items())
     if (key != "what" && key != "estimate" && key != "features" && key != "rules" &&
-        key != "maps" && key != "positions" && key != "source")
+        key != "maps" && key != "positions" && key != "source" && key != "score_features" &&
+        key != "score_maps" && key != "score_positions")
       return DataError(file, key, "unknown key");
   json features = json::array();
   for (const char* f : kCalibrationFeatureNames) features.push_back(f);
@@ -79,9 +87,25 @@ absl::StatusOr<CalibrationData> ParseCalibrationData(absl::string_view text, abs
     else return DataError(file, "estimate", "must be \"expert\" or \"neural\"");
   }
   absl::StatusOr<std::array<CalibrationMap, 3>> maps =
-      ReadMaps(j.contains("maps") ? j["maps"] : json(), file, "maps");
+      ReadMaps<CalibrationMap>(j.contains("maps") ? j["maps"] : json(), file, "maps", "x");
   if (!maps.ok()) return maps.status();
   d.maps = *maps;
+  if (j.contains("score_maps") || j.contains("score_features") || j.contains("score_positions")) {
+    if (d.estimate != CalibratedEstimate::kNeural)
+      return DataError(file, "score_maps", "only the neural figure has an expected score to map");
+    json names = json::array();
+    for (const char* f : kScoreMapFeatureNames) names.push_back(f);
+    if (!j.contains("score_features") || j["score_features"] != names)
+      return DataError(file, "score_features", absl::StrCat("must be ", names.dump(), " (the model's)"));
+    absl::StatusOr<std::array<ScoreMap, 3>> score =
+        ReadMaps<ScoreMap>(j.contains("score_maps") ? j["score_maps"] : json(), file, "score_maps", "u");
+    if (!score.ok()) return score.status();
+    d.score_maps = *score;
+    if (!j.contains("score_positions") || !j["score_positions"].is_number_integer() ||
+        j["score_positions"].get<int64_t>() < 1)
+      return DataError(file, "score_positions", "missing, or not an integer >= 1");
+    d.score_positions = j["score_positions"].get<int64_t>();
+  }
   if (!j.contains("positions") || !j["positions"].is_number_integer() ||
       j["positions"].get<int64_t>() < 1)
     return DataError(file, "positions", "missing, or not an integer >= 1");
@@ -109,9 +133,19 @@ absl::StatusOr<CalibrationData> CalibrationDataOfRun(absl::string_view run_json,
   d.estimate = estimate;
   const char* fit = estimate == CalibratedEstimate::kNeural ? "neural_fit" : "fit";
   absl::StatusOr<std::array<CalibrationMap, 3>> maps =
-      ReadMaps(j.contains(fit) ? j[fit] : json(), file, fit);
+      ReadMaps<CalibrationMap>(j.contains(fit) ? j[fit] : json(), file, fit, "x");
   if (!maps.ok()) return maps.status();
   d.maps = *maps;
+  if (estimate == CalibratedEstimate::kNeural) {
+    absl::StatusOr<std::array<ScoreMap, 3>> score = ReadMaps<ScoreMap>(
+        j.contains("neural_score_fit") ? j["neural_score_fit"] : json(), file, "neural_score_fit", "u");
+    if (!score.ok()) return score.status();
+    d.score_maps = *score;
+    if (!j.contains("neural_score_fit_positions") || !j["neural_score_fit_positions"].is_number_integer() ||
+        j["neural_score_fit_positions"].get<int64_t>() < 1)
+      return DataError(file, "neural_score_fit_positions", "missing, or not an integer >= 1");
+    d.score_positions = j["neural_score_fit_positions"].get<int64_t>();
+  }
   if (!j.contains("raw") || !j["raw"].is_object() || !j["raw"].contains("positions") ||
       !j["raw"]["positions"].is_number_integer())
     return DataError(file, "raw.positions", "missing");
@@ -143,11 +177,13 @@ std::string CalibrationDataJson(const CalibrationData& d) {
   const bool neural = d.estimate == CalibratedEstimate::kNeural;
   nlohmann::ordered_json j = {
       {"what", neural
-                   ? "The calibration map of the neural player's win figure, the one hints with "
-                     "opponents show (CalibratedWin with FittedNeuralCalibration, "
-                     "ai/calibration_map.h): per player count, logit p = w . features, x = logit "
-                     "of the net's figure, t = min(turns, 20) / 10 (docs/AI.md, neural). Written "
-                     "by `penk data calibration --estimate neural`; do not edit by hand."
+                   ? "The calibration maps of the neural player's figures, the ones hints with "
+                     "opponents show (ai/calibration_map.h): per player count, its win figure "
+                     "(CalibratedWin with FittedNeuralCalibration: logit p = w . features, x = "
+                     "logit of the net's figure) and its expected final score (CalibratedScore "
+                     "with FittedNeuralScoreCalibration: score / 50 = w . score_features, u = "
+                     "the net's score / 50), t = min(turns, 20) / 10 (docs/AI.md, neural). "
+                     "Written by `penk data calibration --estimate neural`; do not edit by hand."
                    : "The calibration map of expert's fast estimate, shown by hints with opponents "
                      "for rules the net was not trained on (CalibratedWin, "
                      "ai/calibration_map.h): per player count, logit p = w . features, x = logit "
@@ -157,8 +193,13 @@ std::string CalibrationDataJson(const CalibrationData& d) {
       {"features", kCalibrationFeatureNames},
       {"rules", FormatRules(Rules{})},
       {"maps", MapsJson(d.maps)},
-      {"positions", d.positions},
-      {"source", DataSourceJson(d.source)}};
+      {"positions", d.positions}};
+  if (neural && d.score_positions > 0) {
+    j["score_features"] = kScoreMapFeatureNames;
+    j["score_maps"] = MapsJson(d.score_maps);
+    j["score_positions"] = d.score_positions;
+  }
+  j["source"] = DataSourceJson(d.source);
   return j.dump(2) + "\n";
 }
 
@@ -178,6 +219,16 @@ std::array<CalibrationMap, 3> EmbeddedMaps(absl::string_view text, const char* f
 const std::array<CalibrationMap, 3>& FittedCalibration() {
   static const std::array<CalibrationMap, 3> maps =
       EmbeddedMaps(EmbeddedCalibrationJson(), kCalibrationFile, CalibratedEstimate::kExpert);
+  return maps;
+}
+
+const std::array<ScoreMap, 3>& FittedNeuralScoreCalibration() {
+  static const std::array<ScoreMap, 3> maps = [] {
+    absl::StatusOr<CalibrationData> d =
+        ParseCalibrationData(EmbeddedNeuralCalibrationJson(), kNeuralCalibrationFile);
+    if (!d.ok()) FailOnEmbeddedData(d.status().message());
+    return d->score_maps;
+  }();
   return maps;
 }
 

@@ -21,6 +21,9 @@ namespace penk {
 // a file of other features is another model and is refused.
 inline constexpr const char* kCalibrationFeatureNames[kCalibrationFeatures] = {
     "1", "x", "t", "x t", "max(0, x + 2)", "max(0, x)", "max(0, x - 2)"};
+// The same for the score map of the neural figure (ScoreMap::w, "score_maps").
+inline constexpr const char* kScoreMapFeatureNames[kScoreMapFeatures] = {
+    "1", "u", "t", "u t", "max(0, u - 0.8)", "max(0, u - 1.4)", "max(0, u - 2)"};
 // |w| beyond this is no fit of ours (they are all below 1).
 inline constexpr double kCalibrationMaxWeight = 50;
 
@@ -32,19 +35,26 @@ struct CalibrationData {
   CalibratedEstimate estimate = CalibratedEstimate::kExpert;
   std::array<CalibrationMap, 3> maps;  // 2, 3, 4 players
   int64_t positions = 0;               // the positions fitted on
+  // The neural figure only: the map of its expected final score (issue 21),
+  // fitted on the leaves of `score_positions` markings. The identity, and 0,
+  // in a file without one.
+  std::array<ScoreMap, 3> score_maps{};
+  int64_t score_positions = 0;
   DataSource source;                   // the `penk calibrate` run
 };
 
 // Parses and checks the text of a calibration file named `file` (for
 // errors): {"features": kCalibrationFeatureNames, "rules": default rules,
 // "maps": [{"players": 2, "w": [7 numbers]}, 3, 4], "positions": N >= 1,
-// "source"}. Every weight finite within +-kCalibrationMaxWeight, and each
-// map increasing in x for every t in [0, 2] (so it changes no ranking).
+// "source"}, and for the neural figure optionally "score_features":
+// kScoreMapFeatureNames, "score_maps" (the same shape) and "score_positions"
+// >= 1. Every weight finite within +-kCalibrationMaxWeight, and each map
+// increasing in x (u) for every t in [0, 2] (so it changes no ranking).
 absl::StatusOr<CalibrationData> ParseCalibrationData(absl::string_view text, absl::string_view file);
 
 // The data of one recorded `penk calibrate --json` run (default rules; its
-// "fit" or, for the neural figure, "neural_fit", "raw".positions, games,
-// seed, players) run on `date`.
+// "fit" or, for the neural figure, "neural_fit" and "neural_score_fit",
+// "raw".positions, games, seed, players) run on `date`.
 absl::StatusOr<CalibrationData> CalibrationDataOfRun(
     absl::string_view run_json, absl::string_view file, const std::string& date,
     CalibratedEstimate estimate = CalibratedEstimate::kExpert);

@@ -48,4 +48,17 @@ double CalibratedWin(double raw, int players, int turns,
   return Logistic(z);
 }
 
+std::array<double, kScoreMapFeatures> ScoreMapFeaturesAt(double u, double t) {
+  return {1, u, t, u * t, std::max(0.0, u - 0.8), std::max(0.0, u - 1.4), std::max(0.0, u - 2)};
+}
+
+double CalibratedScore(double score, int players, int turns, const std::array<ScoreMap, 3>& maps) {
+  if (std::isnan(score) || players < 2 || players > 4) return score;
+  const std::array<double, kScoreMapFeatures> g =
+      ScoreMapFeaturesAt(score / kScoreMapUnit, CalibrationTurnFeature(turns));
+  double u = 0;
+  for (int i = 0; i < kScoreMapFeatures; ++i) u += maps[players - 2].w[i] * g[i];
+  return kScoreMapUnit * u;
+}
+
 }  // namespace penk

@@ -54,6 +54,29 @@ const std::array<CalibrationMap, 3>& FittedCalibration();
 // fitted on the figures of the actions taken, takes that out.
 const std::array<CalibrationMap, 3>& FittedNeuralCalibration();
 
+// The expected final score the neural player shows (issue 21 item 6): the
+// net's score output at a leaf, mapped per player count by a line in
+// u = score / 50 (the net's unit) whose slope changes at the knots 40, 70
+// and 100 points and with the turns: score' = 50 (w . g), g = (1, u, t, u t,
+// max(0, u - 0.8), max(0, u - 1.4), max(0, u - 2)). Like the win map it is
+// fitted on games of one seed and checked on another (`penk calibrate`),
+// and it increases in the net's score (checked on load), so it changes no
+// order. Only the net's figure is mapped: a leaf after which we play no more
+// shows our final score itself.
+inline constexpr int kScoreMapFeatures = 7;
+inline constexpr double kScoreMapUnit = 50;  // points per unit of u (the net's score unit)
+struct ScoreMap {
+  std::array<double, kScoreMapFeatures> w = {0, 1, 0, 0, 0, 0, 0};  // the identity
+};
+// The features at u = score / kScoreMapUnit and turn feature t.
+std::array<double, kScoreMapFeatures> ScoreMapFeaturesAt(double u, double t);
+// `score` (points) of a position of `players` (2-4; else unchanged) where the
+// mover has played `turns`, through `maps`. NaN stays NaN.
+double CalibratedScore(double score, int players, int turns, const std::array<ScoreMap, 3>& maps);
+// The fitted score maps of the neural player (data/neural_calibration.json's
+// "score_maps"; the identity where a file has none).
+const std::array<ScoreMap, 3>& FittedNeuralScoreCalibration();
+
 // The calibrated win chance of the mover for raw estimate `raw` (clamped to
 // [0, 1]) with `players` (2-4; anything else: `raw` unchanged) and `turns`
 // played by the mover (< 0: 0). A raw estimate within 1e-6 of 0 or 1 is a

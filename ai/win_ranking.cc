@@ -158,6 +158,8 @@ absl::Status RankForWin(const WinQuery& q, const Dice& roll, int rerolls,
   figures.estimate = figures.exact ? "exact" : net.ok() ? "neural" : "expert";
   ExpertPlayer player(std::move(tables), net.ok() ? *ParseNeuralName("neural") : ExpertParams{},
                       net.ok() ? "neural" : "expert", net.ok() ? *net : nullptr);
+  // The net's expected score through its measured map (ai/calibration_map.h).
+  if (net.ok()) player.SetScoreMap(FittedNeuralScoreCalibration());
   std::vector<WinRankedAction> rule;
   try {
     for (const RankedAction& r : ranked) {

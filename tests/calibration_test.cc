@@ -92,6 +92,10 @@ TEST(Calibration, TheNeuralFiguresAreMeasuredOnRealGames) {
   EXPECT_EQ(r->neural.positions, r->raw.positions);
   EXPECT_GT(r->neural.positions, 100);
   EXPECT_EQ(r->neural_score.positions, r->neural.positions);
+  // The score map is fitted on the net's figure at the markings taken: fewer
+  // than the decisions (no keeps, no leaf that ends our game).
+  EXPECT_GT(r->neural_score_fit_positions, 20);
+  EXPECT_LT(r->neural_score_fit_positions, r->neural.positions);
   EXPECT_GT(r->neural_by_players[0].positions, 0);
   EXPECT_GT(r->neural_by_players[1].positions, 0);
   EXPECT_EQ(r->neural_by_players[2].positions, 0);
@@ -177,6 +181,56 @@ TEST(Calibration, FitRecoversKnownMap) {
   // No positions with 2 or 4 players: the identity.
   EXPECT_EQ(maps[0].w, CalibrationMap{}.w);
   EXPECT_NEAR(CalibratedWin(0.3, 2, 5, maps), 0.3, 1e-12);
+}
+
+// The score map's fit (issue 21) recovers a known map from final scores
+// drawn around it with a game's spread (12 points), and leaves the player
+// counts it saw nothing of as they are.
+TEST(Calibration, ScoreFitRecoversKnownMap) {
+  ScoreMap truth;
+  truth.w = {0.05, 0.9, -0.02, 0.04, 0.08, -0.05, 0.1};
+  const auto mapped = [](const ScoreMap& m, double score, int turns) {
+    std::array<ScoreMap, 3> maps{};
+    maps[1] = m;
+    return CalibratedScore(score, 3, turns, maps);
+  };
+  // By hand: u = 1.5 (75 points), t = 1 (10 turns): g = (1, 1.5, 1, 1.5, 0.7, 0.1, 0).
+  EXPECT_NEAR(mapped(truth, 75, 10),
+              50 * (0.05 + 0.9 * 1.5 - 0.02 + 0.04 * 1.5 + 0.08 * 0.7 - 0.05 * 0.1), 1e-12);
+  Rng rng(5);
+  ScoreFitAccumulator fit;
+  for (int i = 0; i < 400000; ++i) {
+    const double score = 10 + 130 * Uniform(rng);
+    const int turns = static_cast<int>(rng.Next() % 21);
+    // A spread of a game's: uniform of sd 12 around the true expectation.
+    const double noise = 12 * std::sqrt(12.0) * (Uniform(rng) - 0.5);
+    fit.Add({3, turns, score, mapped(truth, score, turns) + noise});
+  }
+  fit.Add({3, 5, std::nan(""), 60});  // a final-score leaf: not the net's figure, not fitted
+  EXPECT_EQ(fit.positions(), 400000);
+  const std::array<ScoreMap, 3> maps = fit.Fit();
+  for (double score : {15.0, 40.0, 60.0, 90.0, 120.0, 135.0})
+    for (int turns : {0, 6, 12, 20})
+      EXPECT_NEAR(CalibratedScore(score, 3, turns, maps), mapped(truth, score, turns), 0.5)
+          << score << " " << turns;
+  EXPECT_EQ(maps[0].w, ScoreMap{}.w);
+  EXPECT_EQ(CalibratedScore(61.5, 2, 4, maps), 61.5);
+  EXPECT_EQ(CalibratedScore(61.5, 1, 4, maps), 61.5);  // solitaire: no map
+  EXPECT_TRUE(std::isnan(CalibratedScore(std::nan(""), 3, 4, maps)));
+}
+
+// The committed score map never reorders actions either: increasing in the
+// net's score for every player count and turn.
+TEST(Calibration, FittedScoreMapIsIncreasing) {
+  for (int players = 2; players <= 4; ++players)
+    for (int turns = 0; turns <= 30; ++turns) {
+      double last = -1e9;
+      for (int i = 0; i <= 2000; ++i) {
+        const double s = CalibratedScore(i / 10.0, players, turns, FittedNeuralScoreCalibration());
+        ASSERT_GT(s, last) << players << " players, turn " << turns << ", score " << i / 10.0;
+        last = s;
+      }
+    }
 }
 
 // The shown map never reorders actions: increasing in the raw estimate for

@@ -179,6 +179,25 @@ TEST(MeasuredData, DamagedCalibrationIsRefused) {
       return ParseCalibrationData(t, kCalibrationFile).status();
     });
   }
+  // The neural figure's file also maps its expected score (issue 21).
+  const json neural = json::parse(Committed(kNeuralCalibrationFile));
+  ASSERT_TRUE(neural.contains("score_maps"));
+  const Damage score_damages[] = {
+      {"a decreasing score map", [](json& j) { j["score_maps"][1]["w"][1] = -0.5; }, "the map decreases in u"},
+      {"five score weights", [](json& j) { j["score_maps"][0]["w"].erase(j["score_maps"][0]["w"].begin()); },
+       "score_maps[0].w: not 7"},
+      {"other score features", [](json& j) { j["score_features"][1] = "x"; }, "score_features: must be"},
+      {"no score positions", [](json& j) { j.erase("score_positions"); }, "score_positions"},
+      {"score maps without their names", [](json& j) { j.erase("score_features"); }, "score_features"},
+      {"expert's figure with a score map", [](json& j) { j["estimate"] = "expert"; }, "only the neural figure"},
+  };
+  for (const Damage& d : score_damages) {
+    json j = neural;
+    d.edit(j);
+    ExpectRefused(kNeuralCalibrationFile, j.dump(), d, [](const std::string& t) {
+      return ParseCalibrationData(t, kNeuralCalibrationFile).status();
+    });
+  }
 }
 
 // `penk data` writes both files from short recorded runs; the files written
@@ -271,6 +290,12 @@ TEST(MeasuredData, PenkDataWritesFilesFromRecordedRuns) {
   for (int p = 0; p < 3; ++p)
     for (int i = 0; i < kCalibrationFeatures; ++i)
       EXPECT_EQ(n->maps[p].w[i], recorded["neural_fit"][p]["w"][i].get<double>()) << p << " " << i;
+  // And its score map, fitted on the markings of the run.
+  EXPECT_EQ(n->score_positions, recorded["neural_score_fit_positions"].get<int64_t>());
+  EXPECT_GT(n->score_positions, 1000);
+  for (int p = 0; p < 3; ++p)
+    for (int i = 0; i < kScoreMapFeatures; ++i)
+      EXPECT_EQ(n->score_maps[p].w[i], recorded["neural_score_fit"][p]["w"][i].get<double>()) << p << " " << i;
   w = RunPenkShell(absl::StrCat("data calibration --estimate other --out ", refused, " ", run));
   EXPECT_EQ(w.exit_code, 2);
   EXPECT_NE(w.err.find("--estimate must be expert or neural"), std::string::npos) << w.err;

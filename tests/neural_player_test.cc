@@ -126,7 +126,9 @@ TEST(NeuralSelfPlay, SameSeedSameBytesWhateverTheThreads) {
     for (int s = 0; s < 4; ++s) {
       EXPECT_EQ(row[s * kSlotFeatures + kPresentOffset], s < n ? 1 : 0);
       shares += t[s];
-      if (s >= n) EXPECT_EQ(t[s], 0);
+      if (s >= n) {
+        EXPECT_EQ(t[s], 0);
+      }
     }
     EXPECT_NEAR(shares, 1, 1e-6);
     EXPECT_GE(static_cast<int64_t>(t[9]), last_game);  // in game order
@@ -189,6 +191,55 @@ TEST(NeuralPlayer, IncrementalLeafEqualsTheNetOnThePositionTheEngineReaches) {
     }
   }
   EXPECT_GT(compared, 500);
+}
+
+// The shown expected score (issue 21 item 6) is the net's score output at
+// each leaf through the score map, and a keep's is the mean of mapped leaves;
+// a leaf after which we play no more keeps our final score, unmapped.
+// Decisions do not change with the map.
+TEST(NeuralPlayer, TheScoreMapMapsTheNetsLeavesOnly) {
+  ScoreMap shift;
+  shift.w = {0.1, 1.0, 0, 0, 0, 0, 0};  // 5 points more than the net says
+  std::array<ScoreMap, 3> maps{};
+  maps.fill(shift);
+  int live = 0, final_leaves = 0, keeps_moved = 0;
+  for (int players : {2, 3}) {
+    Game game = *Game::Create(players, Rules{}, 7);
+    ExpertPlayer raw(Tables(), *ParseNeuralName("neural"), "neural", Net());
+    ExpertPlayer mapped(Tables(), *ParseNeuralName("neural"), "neural", Net());
+    mapped.SetScoreMap(maps);
+    while (!game.over()) {
+      const ExpertView view = ExpertView::Of(game);
+      ASSERT_EQ(FormatAction(raw.Decide(game)), FormatAction(mapped.Decide(game)));
+      if (game.phase() == Phase::kMark) {
+        for (const Action& a : game.LegalActions()) {
+          const bool mark = a.kind == Action::kMark;
+          const double net = mark ? raw.MarkNetScore(view, a.cells) : raw.FailNetScore(view, a.face);
+          const double before = mark ? raw.MarkScore(view, a.cells) : raw.FailScore(view, a.face);
+          const double after = mark ? mapped.MarkScore(view, a.cells) : mapped.FailScore(view, a.face);
+          if (std::isnan(net)) {  // our final score
+            EXPECT_EQ(after, before);
+            ++final_leaves;
+          } else {
+            EXPECT_NEAR(before, net, 1e-9);  // the identity map, to rounding
+            EXPECT_NEAR(after, net + 5, 1e-9);
+            ++live;
+          }
+        }
+      } else if (game.phase() == Phase::kKeep) {
+        const Dice keep = game.dice();  // keep everything: the mean over one roll's leaves
+        const double before = raw.KeepScore(view, game.dice(), game.rerolls_left(), keep);
+        const double after = mapped.KeepScore(view, game.dice(), game.rerolls_left(), keep);
+        EXPECT_GE(after, before - 1e-9);
+        EXPECT_LE(after, before + 5 + 1e-9);
+        keeps_moved += after > before + 1e-9;
+      }
+      ASSERT_TRUE(PlayDecision(game, raw).ok());
+    }
+  }
+  EXPECT_GT(live, 100);
+  EXPECT_GT(final_leaves, 5);
+  EXPECT_GT(keeps_moved, 10);
 }
 
 TEST(NeuralPlayer, AfterItsLastTurnTheExpectedScoreIsTheFinalScore) {

@@ -333,6 +333,7 @@ TEST_F(RankingRuleGames, HintPlayAndExpertFollowTheRuleOnThousandsOfPositions) {
         // The hints show the neural player's figures (the exact final model
         // in the last round), and order by them as shown.
         ExpertPlayer neural(tables_, *ParseNeuralName("neural"), "neural", *BuiltInNeuralNet());
+        neural.SetScoreMap(FittedNeuralScoreCalibration());  // the expected score as shown
         RuleCounts shown_counts;
         const std::string shown = FormatAction(ByTheRule(neural, game, shown_counts, true));
         ASSERT_EQ(FormatAction(AdvisorFirst(game)), shown) << "play's ?, " << where;

@@ -72,6 +72,18 @@ std::string FitJson(const std::array<CalibrationMap, 3>& fit) {
   return s + "]";
 }
 
+// The same for the score maps: [{"players","w"}...].
+std::string ScoreFitJson(const std::array<ScoreMap, 3>& fit) {
+  std::string s = "[";
+  for (int p = 0; p < 3; ++p) {
+    absl::StrAppendFormat(&s, R"(%s{"players":%d,"w":[)", p ? "," : "", p + 2);
+    for (int i = 0; i < kScoreMapFeatures; ++i)
+      absl::StrAppendFormat(&s, "%s%.6f", i ? "," : "", fit[p].w[i]);
+    s += "]}";
+  }
+  return s + "]";
+}
+
 std::string ScoreTableJson(const ScoreTable& t) {
   std::string s = absl::StrFormat(R"({"positions":%d,"mean_abs_error":%.4f,"buckets":[)",
                                   t.positions, t.mean_abs_error);
@@ -173,6 +185,8 @@ void RunCalibrateCommand(const CalibrateArgs& a) {
     s += "},\"neural_raw\":" + TableJson(r.neural_raw);
     s += ",\"neural_score\":" + ScoreTableJson(r.neural_score);
     s += ",\"neural_fit\":" + FitJson(r.neural_fit);
+    s += ",\"neural_score_fit\":" + ScoreFitJson(r.neural_score_fit);
+    s += absl::StrFormat(R"(,"neural_score_fit_positions":%d)", r.neural_score_fit_positions);
     s += ",\"raw\":" + TableJson(r.raw) + ",\"calibrated\":" + TableJson(r.calibrated);
     s += ",\"calibrated_by_players\":{";
     for (int p = 0; p < 3; ++p)
@@ -218,6 +232,15 @@ void RunCalibrateCommand(const CalibrateArgs& a) {
       std::printf("    {{{");
       for (int i = 0; i < kCalibrationFeatures; ++i)
         std::printf("%s%.6f", i ? ", " : "", r.neural_fit[p].w[i]);
+      std::printf("}}},  // %d players\n", p + 2);
+    }
+    std::printf("\nits score maps (score / 50 = w . (1, u, t, u t, max(0, u - 0.8), max(0, u - 1.4), "
+                "max(0, u - 2)); u = the net's score / 50), fitted on %lld markings:\n",
+                static_cast<long long>(r.neural_score_fit_positions));
+    for (int p = 0; p < 3; ++p) {
+      std::printf("    {{{");
+      for (int i = 0; i < kScoreMapFeatures; ++i)
+        std::printf("%s%.6f", i ? ", " : "", r.neural_score_fit[p].w[i]);
       std::printf("}}},  // %d players\n", p + 2);
     }
     std::printf("\nlogistic maps fitted on these games (logit p = w . (1, x, t, x t, max(0, x + 2), "
