@@ -50,7 +50,7 @@ absl::Status BuildPolicy::MayBuild(const TableKey& key, const std::string& dir,
         "this engine builds only ", DescribeBuildPolicy(*this), ", not rules ",
         FormatRules(key.rules), " for objective ", FormatObjective(key.objective), hint));
   if (disk_budget_bytes > 0) {
-    const uint64_t used = FolderBytes(dir);
+    const uint64_t used = folder_bytes ? folder_bytes(dir) : FolderBytes(dir);
     if (used >= disk_budget_bytes)
       return absl::FailedPreconditionError(
           absl::StrCat("the table folder ", dir, " holds ", used >> 20, " MB, its budget is ",

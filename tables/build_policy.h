@@ -45,6 +45,11 @@ struct BuildPolicy {
   // path (the static site downloads it from a tables/ folder beside the
   // page). A file it made that is refused is removed and built instead.
   std::function<bool(const std::string& path)> fetch;
+  // When set, the bytes the folder `dir` holds as its host keeps it, for the
+  // budget of builds: the static site keeps its tables in IndexedDB and
+  // holds in the module's folder only those a request reads (FolderBytes
+  // of that folder would count almost nothing). Unset: FolderBytes.
+  std::function<uint64_t(const std::string& dir)> folder_bytes;
 
   // Everything, or nothing (the plain on/off of `--no-build`).
   static BuildPolicy All(bool allow) {

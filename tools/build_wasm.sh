@@ -67,7 +67,7 @@ fi
 site=$out/site
 rm -rf "$site" && mkdir -p "$site"
 cp web/* wasm/site/engine_worker.js wasm/site/helper_worker.js wasm/site/manifest.webmanifest wasm/site/icon.svg "$site/"
-cp "$out"/module/penk-engine-core.mjs "$out"/module/penk-engine-core.wasm wasm/penk_engine.mjs "$site/"
+cp "$out"/module/penk-engine-core.mjs "$out"/module/penk-engine-core.wasm wasm/penk_engine.mjs wasm/table_store.mjs "$site/"
 # index.html: the engine in a worker, the manifest.
 sed -i 's|<meta charset="utf-8">|<meta charset="utf-8">\n<meta name="penk-engine" content="worker">\n<link rel="manifest" href="manifest.webmanifest">|' "$site/index.html"
 grep -q 'name="penk-engine"' "$site/index.html" || { echo "build_wasm: index.html has no <meta charset> line to extend" >&2; exit 1; }

@@ -5,8 +5,11 @@
 // runs it in a Web Worker.
 //
 // Tables live in the module's file system under the engine's table folder:
-// Node mounts a real folder there (NODEFS), a browser IndexedDB (IDBFS); a
-// missing table is built in the module, as `penk engine` builds one.
+// Node mounts a real folder there (NODEFS). A browser keeps them in
+// IndexedDB and puts one in the folder only when a request asks for it
+// (Module.penkFetchTable), so that memory holds the tables in use, not every
+// table kept. A missing table is built in the module, as `penk engine`
+// builds one.
 #include <emscripten/emscripten.h>
 
 #include <chrono>
@@ -19,6 +22,7 @@
 #include "protocol/protocol.h"
 #include "solver/work_progress.h"
 #include "solver/solitaire_dp.h"
+#include "tables/build_policy.h"
 #include "tables/spread_store.h"
 #include "tables/table_file.h"
 #include "tables/table_store.h"
@@ -38,6 +42,18 @@ EM_JS(int, PenkFetchTable, (const char* path), {
     return Module["penkFetchTable"](UTF8ToString(path)) ? 1 : 0;
   } catch (e) {
     return 0;
+  }
+});
+
+// The bytes the JavaScript around the module keeps for the table folder
+// `dir` (the static site's IndexedDB: Module.penkFolderBytes), or -1 when it
+// keeps nothing apart (a host folder, memory): the folder's own files count.
+EM_JS(double, PenkFolderBytes, (const char* dir), {
+  if (!Module["penkFolderBytes"]) return -1;
+  try {
+    return Module["penkFolderBytes"](UTF8ToString(dir));
+  } catch (e) {
+    return -1;
   }
 });
 
@@ -77,6 +93,10 @@ EMSCRIPTEN_KEEPALIVE WasmEngine* penk_wasm_open(const char* table_dir, int build
     options.build.allow = build != 0;
     options.build.spreads = build != 2;
     options.build.fetch = [](const std::string& path) { return PenkFetchTable(path.c_str()) != 0; };
+    options.build.folder_bytes = [](const std::string& dir) {
+      const double kept = PenkFolderBytes(dir.c_str());
+      return kept >= 0 ? static_cast<uint64_t>(kept) : penk::FolderBytes(dir);
+    };
     if (disk_budget_mb > 0) options.build.disk_budget_bytes = static_cast<uint64_t>(disk_budget_mb) << 20;
     if (table_cache_mb > 0) options.table_cache_mb = static_cast<size_t>(table_cache_mb);
     return new WasmEngine(std::move(options));

@@ -13,6 +13,11 @@ export interface EngineOptions {
   /** Browser, false: tables are kept in memory only, not in IndexedDB (a helper engine's scratch folder). */
   keep?: boolean;
   /**
+   * Browser: the IndexedDB database of the kept tables (default "penk-tables"). In a worker a kept table is read
+   * only when a request needs it; in a window every kept table is read at start.
+   */
+  storeName?: string;
+  /**
    * Browser worker: a folder URL where the host may have table files (`penk tables build` output); a missing
    * table is fetched from there (a synchronous request) before it is built. A file refused is built instead.
    */
@@ -56,15 +61,24 @@ export interface Engine {
   requestLine(line: string, options?: { onProgress?: (message: string) => void }): Promise<string>;
   /** The engine's table files, by name (letters, digits and _.,=+- only). */
   tables: {
+    /** Every table file the engine has: kept (IndexedDB in a browser) or in its folder. */
     list(): string[];
     has(name: string): boolean;
     read(name: string): Uint8Array;
+    /** The files the engine's folder holds now; in a browser worker, between requests, only those not kept. */
+    held(): string[];
     /** Writes the files after the requests made before, and keeps them (IndexedDB in a browser). */
     add(files: { name: string; bytes: Uint8Array }[]): Promise<void>;
-    remove(name: string): void;
+    /** Removes the file, from IndexedDB too in a browser. */
+    remove(name: string): Promise<void>;
     /** Asks tableUrl for a missing file and keeps it: true if it came. */
     fetch(name: string): Promise<boolean>;
   };
+  /**
+   * What the engine holds in memory, after the requests made before: the module's heap (the tables it loaded)
+   * and the files in its folder.
+   */
+  memory(): Promise<{ heapBytes: number; held: string[] }>;
   /** Builds the spread table (a target's mean table too) beside value table file `name` and keeps it; the names written. */
   buildSpread(name: string): Promise<string[]>;
   /**

@@ -8,8 +8,10 @@
 //   const reply = await engine.request({ cmd: 'hint', sheet: '...', roll: '12345J' });
 //
 // Tables (14.5 MB each) are built by the module on first use (about 15 s
-// for the solitaire table, docs/PERFORMANCE.md) and kept: in Node in `tableDir`, in a browser in
-// IndexedDB (IDBFS), saved after the request that built them.
+// for the solitaire table, docs/PERFORMANCE.md) and kept: in Node in
+// `tableDir`, in a browser in IndexedDB (table_store.mjs), saved after the
+// request that built them. A browser worker reads a kept table only when a
+// request needs it, so memory holds the tables in use, not every table kept.
 import createPenkCore from './penk-engine-core.mjs';
 
 const isNode = typeof process === 'object' && process.versions != null && process.versions.node != null;
@@ -34,9 +36,13 @@ export async function createEngine(options = {}) {
   const FS = core.FS;
   // The engine's table folder in the module's file system.
   let tableDir = kMount;
-  // Only IndexedDB needs telling when a table was written (persist: a
-  // sync); a host folder (Node) and a memory-only folder need nothing.
-  let persist = null;
+  // A browser's kept tables (IndexedDB), or null: a host folder (Node) and
+  // a memory-only folder keep their files themselves.
+  let store = null;
+  // Whether kept tables leave the module's folder once a request is over
+  // (read again from the store when asked): in a worker, which can read a
+  // kept file synchronously. A window reads them all at start instead.
+  let lazy = false;
   if (isNode) {
     // Host folders appear at their own paths, so that file names in requests
     // and replies read as they do for the native engine.
@@ -64,21 +70,29 @@ export async function createEngine(options = {}) {
     FS.mkdir(kMount);  // memory only: nothing kept (a helper engine's scratch folder)
   } else {
     FS.mkdir(kMount);
-    FS.mount(core.IDBFS, {}, kMount);
-    await syncfs(FS, true);
-    persist = async () => syncfs(FS, false);
+    const { openTableStore } = await import('./table_store.mjs');
+    try {
+      store = await openTableStore(options.storeName ? { name: options.storeName } : {});
+    } catch (err) {
+      throw storageError(err);
+    }
+    lazy = typeof FileReaderSync === 'function';
+    if (!lazy) for (const name of store.names()) FS.writeFile(`${kMount}/${name}`, store.read(name));
   }
   // A missing table is first asked of the host (browser workers only: the
   // request is synchronous, as the module's table loader is): a file of that
   // name under options.tableUrl. What it gives is checked as any table file;
   // one refused is removed and built instead.
+  const budgetBytes = (options.diskBudgetMb || 0) * 2 ** 20;
+  let download = null;
   if (!isNode && options.tableUrl && typeof XMLHttpRequest === 'function') {
     const base = new URL(options.tableUrl, typeof location === 'object' ? location.href : undefined);
     // A file the host does not have is asked for once (a hint without its
     // spread table asks at every hint otherwise).
     const absent = new Set();
-    core.penkFetchTable = (file) => {
+    download = (file) => {
       if (absent.has(file)) return false;
+      if (store && budgetBytes > 0 && store.bytes() >= budgetBytes) return false;  // no room to keep it
       absent.add(file);
       const request = new XMLHttpRequest();
       request.open('GET', new URL(encodeURIComponent(file.slice(file.lastIndexOf('/') + 1)), base).href, false);
@@ -94,6 +108,26 @@ export async function createEngine(options = {}) {
       return true;
     };
   }
+  // A table the module asks for: a kept one, read from the store, else the
+  // host's (download).
+  if (store || download) {
+    core.penkFetchTable = (file) => {
+      const name = file.slice(file.lastIndexOf('/') + 1);
+      if (store && file === `${tableDir}/${name}` && store.has(name)) {
+        FS.writeFile(file, store.read(name));
+        return true;
+      }
+      return download ? download(file) : false;
+    };
+  }
+  // What the folder holds for the budget of builds: the kept tables, and
+  // any file not kept yet (the browser refused the space).
+  if (store)
+    core.penkFolderBytes = () => {
+      let total = store.bytes();
+      for (const name of held()) if (!store.has(name)) total += FS.stat(`${tableDir}/${name}`).size;
+      return total;
+    };
   const open = core.cwrap('penk_wasm_open', 'number', ['string', 'number', 'number', 'number']);
   const call = core.cwrap('penk_wasm_request', 'string', ['number', 'string']);
   const quitRequested = core.cwrap('penk_wasm_quit_requested', 'number', ['number']);
@@ -107,7 +141,8 @@ export async function createEngine(options = {}) {
   const buildMode = options.build === false ? 0 : options.build === 'values' ? 2 : 1;
   const handle = open(tableDir, buildMode, options.diskBudgetMb || 0, options.tableCacheMb || 0);
   if (!handle) throw new Error('penk-engine: the engine could not be created');
-  const files = () => FS.readdir(tableDir).length;
+  // The files in the module's folder now.
+  const held = () => FS.readdir(tableDir).filter((name) => name !== '.' && name !== '..');
   const pathOf = (name) => {
     if (typeof name !== 'string' || !/^[A-Za-z0-9_.,=+-]+$/.test(name) || name.startsWith('.'))
       throw new Error(`penk-engine: ${JSON.stringify(name)} is not a table file name (letters, digits and _.,=+- only)`);
@@ -121,12 +156,25 @@ export async function createEngine(options = {}) {
     queue = result.catch(() => {});
     return result;
   };
+  // After a request (or a file handed over): every file of the folder not
+  // yet kept is written to the store, and in a worker the kept ones leave
+  // the folder (the module holds what it loaded; it asks again if it needs
+  // a file once more). A write the browser refuses is told to the host once
+  // per file; that file stays in the folder for this visit.
+  const refused = new Set();
   const keep = async () => {
-    if (!persist) return;
-    try {
-      await persist();
-    } catch (err) {
-      (options.onStorageError || ((e) => moduleOptions.printErr(e.message)))(err);
+    if (!store) return;
+    for (const name of held()) {
+      const path = `${tableDir}/${name}`;
+      if (!store.has(name) && !refused.has(name)) {
+        try {
+          await store.put(name, FS.readFile(path));
+        } catch (err) {
+          refused.add(name);
+          (options.onStorageError || ((e) => moduleOptions.printErr(e.message)))(storageError(err));
+        }
+      }
+      if (lazy && store.has(name)) FS.unlink(path);
     }
   };
 
@@ -136,9 +184,6 @@ export async function createEngine(options = {}) {
   async function requestLine(line, { onProgress } = {}) {
     const run = async () => {
       alive();
-      // Listing the folder costs a system call on a host folder (18 us
-      // each under Node): only where a new table needs keeping.
-      const before = persist ? files() : 0;
       core.penkProgress = onProgress || options.onProgress || null;
       let reply;
       try {
@@ -146,9 +191,11 @@ export async function createEngine(options = {}) {
       } finally {
         core.penkProgress = null;
       }
-      // A table was built: keep it. The reply stands if the browser refuses
-      // the space; the host is told (the table is built again next visit).
-      if (persist && files() !== before) await keep();
+      // A table read, built or downloaded: keep it, and let it leave the
+      // folder. The reply stands if the browser refuses the space; the host
+      // is told (the table is built again next visit). The folder is in
+      // memory (a listing costs no system call, unlike Node's host folder).
+      if (store) await keep();
       return reply;
     };
     return queued(run);
@@ -160,9 +207,17 @@ export async function createEngine(options = {}) {
   // The engine's table files, by name: another engine's work handed over
   // (the static site builds spread tables in a second worker).
   const tables = {
-    list: () => FS.readdir(tableDir).filter((name) => !name.startsWith('.')),
-    has: (name) => FS.analyzePath(pathOf(name)).exists,
-    read: (name) => FS.readFile(pathOf(name)),
+    list: () => {
+      const names = new Set(held().filter((name) => !name.startsWith('.')));
+      if (store) for (const name of store.names()) names.add(name);
+      return [...names];
+    },
+    has: (name) => FS.analyzePath(pathOf(name)).exists || (store !== null && store.has(name)),
+    read: (name) => (FS.analyzePath(pathOf(name)).exists || !store ? FS.readFile(pathOf(name)) : store.read(name)),
+    // The files the module's folder holds now (in a browser worker, between
+    // requests: those the browser refused to keep; the tables the engine
+    // loaded are in its own memory).
+    held: () => held().filter((name) => !name.startsWith('.')),
     // Writes the files ({name, bytes} each) after the requests made before,
     // and keeps them (IndexedDB in a browser).
     add: (list) => queued(async () => {
@@ -170,12 +225,15 @@ export async function createEngine(options = {}) {
       for (const { name, bytes } of list) FS.writeFile(pathOf(name), bytes);
       await keep();
     }),
-    remove: (name) => FS.unlink(pathOf(name)),
+    remove: (name) => queued(async () => {
+      if (FS.analyzePath(pathOf(name)).exists) FS.unlink(pathOf(name));
+      if (store && store.has(name)) await store.remove(name);
+    }),
     // Asks the host for a missing file (options.tableUrl) and keeps it: true
     // if it came.
     fetch: (name) => queued(async () => {
       alive();
-      if (tables.has(name) || !core.penkFetchTable || !core.penkFetchTable(pathOf(name))) return false;
+      if (tables.has(name) || !download || !download(pathOf(name))) return false;
       await keep();
       return true;
     }),
@@ -271,6 +329,11 @@ export async function createEngine(options = {}) {
         },
       };
     },
+    // What the engine holds in memory: the module's heap (the tables it
+    // loaded are there) and the files in its folder (in a browser worker,
+    // between requests, only files the browser refused to keep).
+    // Answered after the requests made before.
+    memory: () => queued(async () => ({ heapBytes: core.HEAP8.length, held: tables.held() })),
     // Whether {"cmd":"quit"} was answered: a host reading requests stops.
     quitRequested: () => !closed && quitRequested(handle) !== 0,
     close() {
@@ -278,11 +341,6 @@ export async function createEngine(options = {}) {
       closed = true;
     },
   };
-}
-
-function syncfs(FS, populate) {
-  return new Promise((resolve, reject) =>
-    FS.syncfs(populate, (err) => (err ? reject(storageError(err)) : resolve())));
 }
 
 function storageError(err) {

@@ -118,6 +118,10 @@ export class WorkerEngine {
           let p;
           try { p = JSON.parse(m.progress).progress; } catch { return; }
           if (this.onprogress) this.onprogress(p);
+        } else if (m.memory) {
+          const waiting = this.memoryWaiting || [];
+          this.memoryWaiting = [];
+          for (const resolve of waiting) resolve(m.memory);
         } else if (m.reply && settle(this.waiting, m.reply) && this.onprogress) {
           this.onprogress(null);
         }
@@ -131,6 +135,16 @@ export class WorkerEngine {
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
       this.worker.postMessage({ line: JSON.stringify({ id, cmd, ...fields, progress_ms: 250 }) });
+    });
+  }
+
+  // What the worker's engine holds in memory, once the requests before are
+  // answered: {heapBytes, held} (penk-engine's memory()).
+  async memory() {
+    await this.ready;
+    return new Promise((resolve) => {
+      (this.memoryWaiting = this.memoryWaiting || []).push(resolve);
+      this.worker.postMessage({ memory: true });
     });
   }
 }

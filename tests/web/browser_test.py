@@ -927,37 +927,40 @@ class Page(unittest.TestCase):
 
 
     def idb_tables(self):
-        """The files the engine keeps in IndexedDB (IDBFS: a database named
-        after the mount point, /tables, one record per path)."""
+        """The names of the table files the engine keeps in IndexedDB
+        (wasm/table_store.mjs: database penk-tables, store files, one record
+        {name, size, blob} per file)."""
         return self.driver.execute_async_script("""
             const done = arguments[arguments.length - 1];
-            const open = indexedDB.open('/tables');
+            const open = indexedDB.open('penk-tables');
             open.onerror = () => done([]);
             open.onsuccess = () => {
               const db = open.result;
-              if (!db.objectStoreNames.contains('FILE_DATA')) { db.close(); done([]); return; }
-              const keys = db.transaction('FILE_DATA', 'readonly').objectStore('FILE_DATA').getAllKeys();
+              if (!db.objectStoreNames.contains('files')) { db.close(); done([]); return; }
+              const keys = db.transaction('files', 'readonly').objectStore('files').getAllKeys();
               keys.onsuccess = () => { db.close(); done(keys.result.map(String)); };
               keys.onerror = () => { db.close(); done([]); };
             };""")
 
-    def idb_digest(self, path):
-        """SHA-256 (hex) of a file the engine keeps in IndexedDB, or None."""
+    def idb_digest(self, name):
+        """SHA-256 (hex) of a table file the engine keeps in IndexedDB, or None."""
         return self.driver.execute_async_script("""
-            const [path, done] = [arguments[0], arguments[arguments.length - 1]];
-            const open = indexedDB.open('/tables');
+            const [name, done] = [arguments[0], arguments[arguments.length - 1]];
+            const open = indexedDB.open('penk-tables');
             open.onerror = () => done(null);
             open.onsuccess = () => {
               const db = open.result;
-              const get = db.transaction('FILE_DATA', 'readonly').objectStore('FILE_DATA').get(path);
+              const get = db.transaction('files', 'readonly').objectStore('files').get(name);
               get.onerror = () => { db.close(); done(null); };
               get.onsuccess = async () => {
                 db.close();
-                if (!get.result || !get.result.contents) { done(null); return; }
-                const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', get.result.contents));
+                if (!get.result || !get.result.blob) { done(null); return; }
+                const bytes = await get.result.blob.arrayBuffer();
+                if (bytes.byteLength !== get.result.size) { done('size ' + get.result.size); return; }
+                const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
                 done(Array.from(hash, (b) => b.toString(16).padStart(2, '0')).join(''));
               };
-            };""", path)
+            };""", name)
 
     def assert_advisor_best_is_penk_hint(self, s):
         """The advisor's best row (solitaire, state `s`) is `penk hint`'s best."""
@@ -979,10 +982,10 @@ class Page(unittest.TestCase):
         self.new_game(['human'], 8)
         self.click('#advisor-on')
         self.wait_for(lambda d: len(self.els('#advisor-table tr')) > 1, 'the advisor')
-        spread = '/tables/solitaire_line-min=3_penk-lines=all.penkspread'
+        spread = 'solitaire_line-min=3_penk-lines=all.penkspread'
         self.wait_for(lambda d: spread in self.idb_tables(), 'the spread table in IndexedDB', timeout=300)
         value = spread.replace('.penkspread', '.penktable')
-        native = os.path.join(os.path.dirname(os.path.realpath(ARGS.penk)), 'tables', os.path.basename(value))
+        native = os.path.join(os.path.dirname(os.path.realpath(ARGS.penk)), 'tables', value)
         if not os.path.exists(native):
             subprocess.run([ARGS.penk, 'tables', 'build'], check=True, capture_output=True)
         with open(native, 'rb') as f:
@@ -1025,8 +1028,8 @@ class Page(unittest.TestCase):
             self.wait_for(lambda d: len(self.els('#advisor-table tr')) > 1, 'the advisor')
             self.assertTrue(served(value), 'the value table fetched from the host')
             self.wait_for(lambda d: served(spread), 'the spread table fetched from the host', timeout=60)
-            self.wait_for(lambda d: f'/tables/{spread}' in self.idb_tables(), 'the fetched tables kept')
-            self.assertIn(f'/tables/{value}', self.idb_tables())
+            self.wait_for(lambda d: spread in self.idb_tables(), 'the fetched tables kept')
+            self.assertIn(value, self.idb_tables())
             self.assert_advisor_best_is_penk_hint(s)
             self.assertEqual(self.error_text(), '')
         finally:
@@ -1037,6 +1040,171 @@ class Page(unittest.TestCase):
             log.close()
             shutil.rmtree(site, ignore_errors=True)
             shutil.rmtree(profile, ignore_errors=True)
+
+    def native_table(self, blocked=''):
+        """The path of a native table file beside `penk` (built if missing):
+        the solitaire value table, or the table of `blocked` rows (digits)."""
+        folder = os.path.join(os.path.dirname(os.path.realpath(ARGS.penk)), 'tables')
+        name = 'solitaire_line-min=3_penk-lines=all' + (f'_blocked={blocked}' if blocked else '') + '.penktable'
+        path = os.path.join(folder, name)
+        if not os.path.exists(path):
+            command = [ARGS.penk, 'tables', 'build'] + (['--blocked-rows', blocked, '--out', path] if blocked else [])
+            subprocess.run(command, check=True, capture_output=True)
+        return path
+
+    def own_browser(self, site):
+        """A static server on `site` and a browser with a profile of its own
+        (nothing kept from the other cases); returns a function that ends
+        both and restores the shared browser."""
+        profile = tempfile.mkdtemp(prefix='penk_chromium_')
+        server, port = static_server(site)
+        driver, url = type(self).driver, type(self).url
+        type(self).driver, type(self).url = chromium(profile), f'http://127.0.0.1:{port}/'
+
+        def end():
+            type(self).driver.quit()
+            type(self).driver, type(self).url = driver, url
+            server.terminate()
+            server.wait(timeout=30)
+            shutil.rmtree(site, ignore_errors=True)
+            shutil.rmtree(profile, ignore_errors=True)
+        return end
+
+    def idb_put_served(self, names):
+        """Puts files the server has under extra/ into the engine's IndexedDB
+        store as it keeps them ({name, size, blob}), from the page: True, or why not."""
+        return self.driver.execute_async_script("""
+            const [names, done] = [arguments[0], arguments[arguments.length - 1]];
+            (async () => {
+              const db = await new Promise((ok, no) => {
+                const open = indexedDB.open('penk-tables', 1);
+                open.onupgradeneeded = () => open.result.createObjectStore('files', { keyPath: 'name' });
+                open.onsuccess = () => ok(open.result);
+                open.onerror = () => no(open.error);
+              });
+              for (const name of names) {
+                const blob = await (await fetch('extra/' + encodeURIComponent(name))).blob();
+                await new Promise((ok, no) => {
+                  const t = db.transaction('files', 'readwrite');
+                  t.objectStore('files').put({ name, size: blob.size, blob });
+                  t.oncomplete = ok;
+                  t.onerror = () => no(t.error);
+                });
+              }
+              db.close();
+              done(true);
+            })().catch((err) => done(String(err)));""", names)
+
+    def test_tables_read_when_needed(self):
+        """A browser that keeps many tables (the solitaire tables and six of
+        blocked rows, 116 MB): the next visit reads only those its requests
+        need. Between requests the engine's folder holds no file, and its
+        heap holds less than the six tables it never needed; the advisor's
+        hint is penk hint's. (IDBFS, before, read every kept file into
+        memory at start.)"""
+        if not ARGS.site:
+            self.skipTest('the static site only')
+        value = self.native_table()
+        spread = value.replace('.penktable', '.penkspread')
+        if not os.path.exists(spread):
+            subprocess.run([ARGS.penk, 'tables', 'build'], check=True, capture_output=True)
+        blocked = [self.native_table(rows) for rows in ('1234', '1235', '1245', '1345', '2345', '123')]
+        site = tempfile.mkdtemp(prefix='penk_site_')
+        shutil.copytree(ARGS.site, site, dirs_exist_ok=True)
+        os.makedirs(os.path.join(site, 'tables'))
+        os.makedirs(os.path.join(site, 'extra'))
+        for f in (value, spread):  # the first visit fetches them: no build here
+            shutil.copy(f, os.path.join(site, 'tables'))
+        for f in blocked:  # put in the store by the test: never fetched by the engine
+            shutil.copy(f, os.path.join(site, 'extra'))
+        end = self.own_browser(site)
+        try:
+            self.open()
+            self.new_game(['human'], 12)
+            self.click('#advisor-on')
+            self.wait_for(lambda d: len(self.els('#advisor-table tr')) > 1, 'the advisor')
+            names = [os.path.basename(f) for f in blocked]
+            self.wait_for(lambda d: os.path.basename(spread) in self.idb_tables(), 'the fetched tables kept')
+            self.assertEqual(self.idb_put_served(names), True)
+            kept = set(self.idb_tables())
+            self.assertTrue({os.path.basename(value), os.path.basename(spread), *names} <= kept, kept)
+            # The next visit: eight tables kept, a solitaire game needs two.
+            self.open(fresh=False)
+            self.new_game(['human'], 13)
+            self.click('#advisor-on')
+            s = self.wait_human_or_over()
+            self.wait_for(lambda d: len(self.els('#advisor-table tr')) > 1, 'the advisor')
+            self.assert_advisor_best_is_penk_hint(s)
+            memory = self.driver.execute_async_script(
+                'const done = arguments[arguments.length - 1]; window.penk.engine.memory().then(done);')
+            self.assertEqual(memory['held'], [], 'files left in the engine\'s folder between requests')
+            six = sum(os.path.getsize(f) for f in blocked)
+            self.assertLess(memory['heapBytes'], six, f'heap {memory["heapBytes"]} bytes')
+            self.assertEqual(self.error_text(), '')
+        finally:
+            end()
+
+    def test_idbfs_tables_moved(self):
+        """Tables an earlier version kept with IDBFS (a database named /tables,
+        store FILE_DATA, one record per path) are moved into the engine's
+        store at the next visit, byte for byte, and that database is
+        deleted."""
+        if not ARGS.site:
+            self.skipTest('the static site only')
+        value = self.native_table()
+        rows = self.native_table('1234')  # a table a solitaire visit never builds
+        site = tempfile.mkdtemp(prefix='penk_site_')
+        shutil.copytree(ARGS.site, site, dirs_exist_ok=True)
+        os.makedirs(os.path.join(site, 'extra'))
+        for f in (value, rows):
+            shutil.copy(f, os.path.join(site, 'extra'))
+        end = self.own_browser(site)
+        try:
+            # A page of the site that starts no engine, to write IDBFS's database.
+            self.driver.get(self.url + 'icon.svg')
+            written = self.driver.execute_async_script("""
+                const [names, done] = [arguments[0], arguments[arguments.length - 1]];
+                (async () => {
+                  const db = await new Promise((ok, no) => {
+                    const open = indexedDB.open('/tables', 21);
+                    open.onupgradeneeded = () =>
+                      open.result.createObjectStore('FILE_DATA').createIndex('timestamp', 'timestamp', { unique: false });
+                    open.onsuccess = () => ok(open.result);
+                    open.onerror = () => no(open.error);
+                  });
+                  const files = [];
+                  for (const name of names)
+                    files.push([name, new Uint8Array(await (await fetch('extra/' + encodeURIComponent(name))).arrayBuffer())]);
+                  await new Promise((ok, no) => {
+                    const t = db.transaction('FILE_DATA', 'readwrite');
+                    const store = t.objectStore('FILE_DATA');
+                    store.put({ timestamp: new Date(), mode: 16877 }, '/tables');
+                    for (const [name, contents] of files)
+                      store.put({ timestamp: new Date(), mode: 33206, contents }, '/tables/' + name);
+                    t.oncomplete = ok;
+                    t.onerror = () => no(t.error);
+                  });
+                  db.close();
+                  done(true);
+                })().catch((err) => done(String(err)));""", [os.path.basename(value), os.path.basename(rows)])
+            self.assertEqual(written, True)
+            self.driver.get(self.url)
+            self.wait_ready()
+            self.wait_for(lambda d: os.path.basename(rows) in self.idb_tables(), 'the IDBFS tables moved')
+            for f in (value, rows):
+                with open(f, 'rb') as fh:
+                    self.assertEqual(self.idb_digest(os.path.basename(f)), hashlib.sha256(fh.read()).hexdigest())
+            databases = self.driver.execute_async_script(
+                'const done = arguments[arguments.length - 1];'
+                'indexedDB.databases().then((list) => done(list.map((d) => d.name)));')
+            self.assertNotIn('/tables', databases)
+            self.new_game(['human'], 14)
+            self.click('#advisor-on')
+            s = self.wait_human_or_over()
+            self.wait_for(lambda d: len(self.els('#advisor-table tr')) > 1, 'the advisor')
+            self.assert_advisor_best_is_penk_hint(s)
+        finally:
+            end()
 
     def test_helper_hangs(self):
         """A second worker that starts and then never answers (here a
@@ -1069,9 +1237,9 @@ class Page(unittest.TestCase):
                           'the warning that the second worker was stopped', timeout=120)
             self.assertIn('builds the table alone', self.error_text())
             self.wait_ready()
-            self.wait_for(lambda d: f'/tables/{value}' in self.idb_tables(), 'the table kept', timeout=300)
+            self.wait_for(lambda d: value in self.idb_tables(), 'the table kept', timeout=300)
             with open(native, 'rb') as f:
-                self.assertEqual(self.idb_digest(f'/tables/{value}'), hashlib.sha256(f.read()).hexdigest())
+                self.assertEqual(self.idb_digest(value), hashlib.sha256(f.read()).hexdigest())
             self.new_game(['human'], 12)
             self.click('#advisor-on')
             s = self.wait_human_or_over()

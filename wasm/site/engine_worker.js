@@ -1,7 +1,8 @@
 // The static site's engine (docs/WEB.md "Without a server"): the WebAssembly
 // engine in this Web Worker, so that the page stays responsive while a table
 // is built. Messages from the page: {line} (a request line); to the page:
-// {ready} once the engine is up (its tables read from IndexedDB), {reply},
+// {ready} once the engine is up (the names of its kept tables read from
+// IndexedDB; a table itself is read when a request needs it), {reply},
 // {progress} (a progress message's text), {warning} (storage refused),
 // {failed} (the engine could not start).
 import { createEngine } from './penk_engine.mjs';
@@ -172,6 +173,10 @@ opened.catch((err) => postMessage({ failed: String((err && err.message) || err) 
 
 onmessage = async (event) => {
   const engine = await started;
+  if (event.data.memory) {  // what the engine holds (tests, a curious player)
+    postMessage({ memory: await engine.memory() });
+    return;
+  }
   const reply = await engine.requestLine(event.data.line, {
     onProgress: (message) => postMessage({ progress: message }),
   });
