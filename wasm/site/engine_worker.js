@@ -1,10 +1,11 @@
 // The static site's engine (docs/WEB.md "Without a server"): the WebAssembly
 // engine in this Web Worker, so that the page stays responsive while a table
-// is built. Messages from the page: {line} (a request line); to the page:
-// {ready} once the engine is up (the names of its kept tables read from
-// IndexedDB; a table itself is read when a request needs it), {reply},
-// {progress} (a progress message's text), {warning} (storage refused),
-// {failed} (the engine could not start).
+// is built. Messages from the page: {line} (a request line), {memory: true}
+// (what the engine holds, answered {memory: {heapBytes, held}} after the
+// requests before); to the page: {ready} once the engine is up (the names of
+// its kept tables read from IndexedDB; a table itself is read when a request
+// needs it), {reply}, {progress} (a progress message's text), {warning}
+// (storage refused), {failed} (the engine could not start).
 import { createEngine } from './penk_engine.mjs';
 
 // Tables take 14.5 MB each: builds stop at 80% of what the browser grants
