@@ -433,7 +433,9 @@ TEST_F(AnalysisTest, StrategyTableRows) {
       EXPECT_NEAR(chosen, values[0], 1e-9);
       EXPECT_NEAR(row.best.value, values[0], 1e-9);
       ASSERT_EQ(row.second.has_value(), values.size() > 1);
-      if (row.second) EXPECT_NEAR(row.second->value, values[1], 1e-9);
+      if (row.second) {
+        EXPECT_NEAR(row.second->value, values[1], 1e-9);
+      }
       unique_best += values.size() > 1 && values[0] - values[1] > 1e-6;
       expected += row.probability * values[0];
     }

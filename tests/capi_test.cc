@@ -485,7 +485,9 @@ TEST(CApiInFlight, SubmitCancelProgressAndDrain) {
   for (const auto& [l, reply] : got.lines) {
     replies += reply;
     if (reply && l["id"] == "long") cancelled = l;
-    if (!reply) EXPECT_TRUE(l.contains("progress")) << l;
+    if (!reply) {
+      EXPECT_TRUE(l.contains("progress")) << l;
+    }
   }
   EXPECT_EQ(replies, 4) << "one reply per submitted request";
   ASSERT_EQ(cancelled["error"]["code"], "cancelled") << cancelled;

@@ -206,8 +206,9 @@ TEST(Dispatch, ProgressMessagesAtMostEveryProgressMs) {
       EXPECT_GE(p["done"].get<int64_t>(), last_done);
       last_done = p["done"];
     }
-    if (k > 0)
+    if (k > 0) {
       EXPECT_GE(at[progress[k]] - at[progress[k - 1]], std::chrono::milliseconds(95));
+    }
   }
   EXPECT_GE(last_done, 0) << "the rollouts' own progress was reported";
   EXPECT_LT(progress.back(), IndexOf(lines, 7));

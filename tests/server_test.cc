@@ -640,7 +640,9 @@ TEST(Server, Protocol3RunsRequestsSideBySideWithProgressAndCancel) {
   json cancelled;
   for (;;) {
     json l = read();
-    if (l["id"] == 10) EXPECT_EQ(l["result"]["running"], true) << l;
+    if (l["id"] == 10) {
+      EXPECT_EQ(l["result"]["running"], true) << l;
+    }
     if (l["id"] == 7 && !l.contains("progress")) {
       cancelled = l;
       break;

@@ -214,9 +214,10 @@ TEST_F(SolverCliTest, TargetObjectiveValueHintAndDistributionAgree) {
   double by_target = -1, by_mean = -1;
   const std::string prefix = absl::StrCat("P(score >= ", target, "): ", objective, " ");
   for (const std::string& line : Lines(r.out))
-    if (line.rfind(prefix, 0) == 0)
+    if (line.rfind(prefix, 0) == 0) {
       ASSERT_EQ(std::sscanf(line.c_str() + prefix.size(), "%lf, optimal %lf", &by_target, &by_mean), 2)
           << line;
+    }
   ASSERT_GE(by_target, 0) << r.out;
   EXPECT_NEAR(by_target, p, 1e-6);
   EXPECT_LE(by_mean, by_target + 1e-9) << "the target policy maximises P(score >= X)";
