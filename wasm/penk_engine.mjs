@@ -77,8 +77,18 @@ export async function createEngine(options = {}) {
       throw storageError(err);
     }
     lazy = typeof FileReaderSync === 'function';
-    if (!lazy) for (const name of store.names()) FS.writeFile(`${kMount}/${name}`, store.read(name));
   }
+  // The kept files copied into the folder, by name: the copy's inode. A
+  // file of that name with another inode after a request was written anew
+  // (the module refused the kept copy and built the table again) and
+  // replaces the kept one.
+  const served = new Map();
+  const serve = (name) => {
+    const path = `${kMount}/${name}`;
+    FS.writeFile(path, store.read(name));
+    served.set(name, FS.stat(path).ino);
+  };
+  if (store && !lazy) for (const name of store.names()) serve(name);
   // A missing table is first asked of the host (browser workers only: the
   // request is synchronous, as the module's table loader is): a file of that
   // name under options.tableUrl. What it gives is checked as any table file;
@@ -114,7 +124,7 @@ export async function createEngine(options = {}) {
     core.penkFetchTable = (file) => {
       const name = file.slice(file.lastIndexOf('/') + 1);
       if (store && file === `${tableDir}/${name}` && store.has(name)) {
-        FS.writeFile(file, store.read(name));
+        serve(name);
         return true;
       }
       return download ? download(file) : false;
@@ -165,16 +175,22 @@ export async function createEngine(options = {}) {
   const keep = async () => {
     if (!store) return;
     for (const name of held()) {
+      if (name.includes('.tmp.')) continue;  // a table file being written (tables/table_file.cc)
       const path = `${tableDir}/${name}`;
-      if (!store.has(name) && !refused.has(name)) {
+      const written = !store.has(name) || served.get(name) !== FS.stat(path).ino;
+      if (written && !refused.has(name)) {
         try {
           await store.put(name, FS.readFile(path));
+          served.set(name, FS.stat(path).ino);
         } catch (err) {
           refused.add(name);
           (options.onStorageError || ((e) => moduleOptions.printErr(e.message)))(storageError(err));
         }
       }
-      if (lazy && store.has(name)) FS.unlink(path);
+      if (lazy && served.get(name) === FS.stat(path).ino) {
+        FS.unlink(path);
+        served.delete(name);
+      }
     }
   };
 

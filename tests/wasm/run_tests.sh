@@ -23,4 +23,4 @@ echo "wasm: the static site in a browser"
   --shots "$wasm/site_screens" \
   test_load test_game_vs_expert test_advisor_equals_penk_hint test_spread_worker test_physical_dice \
   test_undo test_coach_with_opponents test_reload test_analysis test_offline test_tables_beside_page \
-  test_helper_hangs test_tables_read_when_needed test_idbfs_tables_moved
+  test_helper_hangs test_tables_read_when_needed test_idbfs_tables_moved test_damaged_kept_table_built_again
