@@ -241,7 +241,7 @@ ScoreTable ScoreAccumulator::Table() const {
 
 namespace {
 
-// x with h x = g (Gaussian elimination with partial pivoting; h is small,
+// The x with h x = d (Gaussian elimination with partial pivoting; h is small,
 // symmetric and made positive definite by the callers' ridge).
 template <size_t K>
 std::array<double, K> SolveLinear(std::array<std::array<double, K>, K> h, std::array<double, K> d) {
