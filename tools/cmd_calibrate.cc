@@ -60,28 +60,28 @@ std::string TableJson(const ReliabilityTable& t) {
   return s + "]}";
 }
 
-// Fitted maps as `penk data calibration` reads them: [{"players","w"}...].
-std::string FitJson(const std::array<CalibrationMap, 3>& fit) {
+// Fitted maps (win or score: both have seven weights) as `penk data
+// calibration` reads them: [{"players","w"}...].
+template <typename Map>
+std::string FitJson(const std::array<Map, 3>& fit) {
   std::string s = "[";
   for (int p = 0; p < 3; ++p) {
     absl::StrAppendFormat(&s, R"(%s{"players":%d,"w":[)", p ? "," : "", p + 2);
-    for (int i = 0; i < kCalibrationFeatures; ++i)
+    for (size_t i = 0; i < fit[p].w.size(); ++i)
       absl::StrAppendFormat(&s, "%s%.6f", i ? "," : "", fit[p].w[i]);
     s += "]}";
   }
   return s + "]";
 }
 
-// The same for the score maps: [{"players","w"}...].
-std::string ScoreFitJson(const std::array<ScoreMap, 3>& fit) {
-  std::string s = "[";
+// The same as C++ initialisers, one line per player count (--fit).
+template <typename Map>
+void PrintFit(const std::array<Map, 3>& fit) {
   for (int p = 0; p < 3; ++p) {
-    absl::StrAppendFormat(&s, R"(%s{"players":%d,"w":[)", p ? "," : "", p + 2);
-    for (int i = 0; i < kScoreMapFeatures; ++i)
-      absl::StrAppendFormat(&s, "%s%.6f", i ? "," : "", fit[p].w[i]);
-    s += "]}";
+    std::printf("    {{{");
+    for (size_t i = 0; i < fit[p].w.size(); ++i) std::printf("%s%.6f", i ? ", " : "", fit[p].w[i]);
+    std::printf("}}},  // %d players\n", p + 2);
   }
-  return s + "]";
 }
 
 std::string ScoreTableJson(const ScoreTable& t) {
@@ -185,7 +185,7 @@ void RunCalibrateCommand(const CalibrateArgs& a) {
     s += "},\"neural_raw\":" + TableJson(r.neural_raw);
     s += ",\"neural_score\":" + ScoreTableJson(r.neural_score);
     s += ",\"neural_fit\":" + FitJson(r.neural_fit);
-    s += ",\"neural_score_fit\":" + ScoreFitJson(r.neural_score_fit);
+    s += ",\"neural_score_fit\":" + FitJson(r.neural_score_fit);
     s += absl::StrFormat(R"(,"neural_score_fit_positions":%d)", r.neural_score_fit_positions);
     s += ",\"raw\":" + TableJson(r.raw) + ",\"calibrated\":" + TableJson(r.calibrated);
     s += ",\"calibrated_by_players\":{";
@@ -228,30 +228,15 @@ void RunCalibrateCommand(const CalibrateArgs& a) {
   if (a.fit) {
     std::printf("\nmaps of the neural figure fitted on these games (`--json` and `penk data "
                 "calibration --estimate neural` make them data/neural_calibration.json):\n");
-    for (int p = 0; p < 3; ++p) {
-      std::printf("    {{{");
-      for (int i = 0; i < kCalibrationFeatures; ++i)
-        std::printf("%s%.6f", i ? ", " : "", r.neural_fit[p].w[i]);
-      std::printf("}}},  // %d players\n", p + 2);
-    }
+    PrintFit(r.neural_fit);
     std::printf("\nits score maps (score / 50 = w . (1, u, t, u t, max(0, u - 0.8), max(0, u - 1.4), "
                 "max(0, u - 2)); u = the net's score / 50), fitted on %lld markings:\n",
                 static_cast<long long>(r.neural_score_fit_positions));
-    for (int p = 0; p < 3; ++p) {
-      std::printf("    {{{");
-      for (int i = 0; i < kScoreMapFeatures; ++i)
-        std::printf("%s%.6f", i ? ", " : "", r.neural_score_fit[p].w[i]);
-      std::printf("}}},  // %d players\n", p + 2);
-    }
+    PrintFit(r.neural_score_fit);
     std::printf("\nlogistic maps fitted on these games (logit p = w . (1, x, t, x t, max(0, x + 2), "
                 "max(0, x), max(0, x - 2)); x = logit raw, t = min(turns, 20) / 10); "
                 "`--json` and `penk data calibration` make them data/calibration.json:\n");
-    for (int p = 0; p < 3; ++p) {
-      std::printf("    {{{");
-      for (int i = 0; i < kCalibrationFeatures; ++i)
-        std::printf("%s%.6f", i ? ", " : "", r.fit[p].w[i]);
-      std::printf("}}},  // %d players\n", p + 2);
-    }
+    PrintFit(r.fit);
   }
 }
 

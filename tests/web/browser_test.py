@@ -962,6 +962,15 @@ class Page(unittest.TestCase):
               };
             };""", name)
 
+    def advise_solitaire_game(self, seed):
+        """A new solitaire game of seed `seed` with the advisor on: its best
+        row is `penk hint`'s."""
+        self.new_game(['human'], seed)
+        self.click('#advisor-on')
+        s = self.wait_human_or_over()
+        self.wait_for(lambda d: len(self.els('#advisor-table tr')) > 1, 'the advisor')
+        self.assert_advisor_best_is_penk_hint(s)
+
     def assert_advisor_best_is_penk_hint(self, s):
         """The advisor's best row (solitaire, state `s`) is `penk hint`'s best."""
         cli = json.loads(subprocess.run(
@@ -1130,11 +1139,7 @@ class Page(unittest.TestCase):
             self.assertTrue({os.path.basename(value), os.path.basename(spread), *names} <= kept, kept)
             # The next visit: eight tables kept, a solitaire game needs two.
             self.open(fresh=False)
-            self.new_game(['human'], 13)
-            self.click('#advisor-on')
-            s = self.wait_human_or_over()
-            self.wait_for(lambda d: len(self.els('#advisor-table tr')) > 1, 'the advisor')
-            self.assert_advisor_best_is_penk_hint(s)
+            self.advise_solitaire_game(13)
             memory = self.driver.execute_async_script(
                 'const done = arguments[arguments.length - 1]; window.penk.engine.memory().then(done);')
             self.assertEqual(memory['held'], [], 'files left in the engine\'s folder between requests')
@@ -1172,11 +1177,7 @@ class Page(unittest.TestCase):
             self.wait_ready()
             self.wait_for(lambda d: self.idb_digest(os.path.basename(value)) == good,
                           'the table built again and kept', timeout=300)
-            self.new_game(['human'], 15)
-            self.click('#advisor-on')
-            s = self.wait_human_or_over()
-            self.wait_for(lambda d: len(self.els('#advisor-table tr')) > 1, 'the advisor')
-            self.assert_advisor_best_is_penk_hint(s)
+            self.advise_solitaire_game(15)
         finally:
             end()
 
@@ -1234,11 +1235,7 @@ class Page(unittest.TestCase):
                 'const done = arguments[arguments.length - 1];'
                 'indexedDB.databases().then((list) => done(list.map((d) => d.name)));')
             self.assertNotIn('/tables', databases)
-            self.new_game(['human'], 14)
-            self.click('#advisor-on')
-            s = self.wait_human_or_over()
-            self.wait_for(lambda d: len(self.els('#advisor-table tr')) > 1, 'the advisor')
-            self.assert_advisor_best_is_penk_hint(s)
+            self.advise_solitaire_game(14)
         finally:
             end()
 
@@ -1276,11 +1273,7 @@ class Page(unittest.TestCase):
             self.wait_for(lambda d: value in self.idb_tables(), 'the table kept', timeout=300)
             with open(native, 'rb') as f:
                 self.assertEqual(self.idb_digest(value), hashlib.sha256(f.read()).hexdigest())
-            self.new_game(['human'], 12)
-            self.click('#advisor-on')
-            s = self.wait_human_or_over()
-            self.wait_for(lambda d: len(self.els('#advisor-table tr')) > 1, 'the advisor')
-            self.assert_advisor_best_is_penk_hint(s)
+            self.advise_solitaire_game(12)
             self.shot('helper_hangs')
         finally:
             type(self).driver.quit()
