@@ -54,6 +54,13 @@ absl::StatusOr<std::array<Map, 3>> ReadMaps(const json& j, absl::string_view fil
   return maps;
 }
 
+// j[key], a count of positions: an integer >= 1.
+absl::StatusOr<int64_t> PositionCount(const json& j, const char* key, absl::string_view file) {
+  if (!j.contains(key) || !j[key].is_number_integer() || j[key].get<int64_t>() < 1)
+    return DataError(file, key, "missing, or not an integer >= 1");
+  return j[key].get<int64_t>();
+}
+
 template <typename Map>
 json MapsJson(const std::array<Map, 3>& maps) {
   json out = json::array();
@@ -101,15 +108,13 @@ absl::StatusOr<CalibrationData> ParseCalibrationData(absl::string_view text, abs
         ReadMaps<ScoreMap>(j.contains("score_maps") ? j["score_maps"] : json(), file, "score_maps", "u");
     if (!score.ok()) return score.status();
     d.score_maps = *score;
-    if (!j.contains("score_positions") || !j["score_positions"].is_number_integer() ||
-        j["score_positions"].get<int64_t>() < 1)
-      return DataError(file, "score_positions", "missing, or not an integer >= 1");
-    d.score_positions = j["score_positions"].get<int64_t>();
+    absl::StatusOr<int64_t> n = PositionCount(j, "score_positions", file);
+    if (!n.ok()) return n.status();
+    d.score_positions = *n;
   }
-  if (!j.contains("positions") || !j["positions"].is_number_integer() ||
-      j["positions"].get<int64_t>() < 1)
-    return DataError(file, "positions", "missing, or not an integer >= 1");
-  d.positions = j["positions"].get<int64_t>();
+  absl::StatusOr<int64_t> positions = PositionCount(j, "positions", file);
+  if (!positions.ok()) return positions.status();
+  d.positions = *positions;
   absl::StatusOr<DataSource> source =
       ParseDataSource(j.contains("source") ? j["source"] : json(), file, "source", "penk calibrate ");
   if (!source.ok()) return source.status();
@@ -141,10 +146,9 @@ absl::StatusOr<CalibrationData> CalibrationDataOfRun(absl::string_view run_json,
         j.contains("neural_score_fit") ? j["neural_score_fit"] : json(), file, "neural_score_fit", "u");
     if (!score.ok()) return score.status();
     d.score_maps = *score;
-    if (!j.contains("neural_score_fit_positions") || !j["neural_score_fit_positions"].is_number_integer() ||
-        j["neural_score_fit_positions"].get<int64_t>() < 1)
-      return DataError(file, "neural_score_fit_positions", "missing, or not an integer >= 1");
-    d.score_positions = j["neural_score_fit_positions"].get<int64_t>();
+    absl::StatusOr<int64_t> n = PositionCount(j, "neural_score_fit_positions", file);
+    if (!n.ok()) return n.status();
+    d.score_positions = *n;
   }
   if (!j.contains("raw") || !j["raw"].is_object() || !j["raw"].contains("positions") ||
       !j["raw"]["positions"].is_number_integer())
