@@ -1,6 +1,7 @@
 // The learned evaluation network for multiplayer PENK (issue 21): its file
 // (trained by tools/train_neural.py, docs/AI.md "The evaluation network")
-// and its forward pass in float32, on Eigen.
+// and its forward pass in float32, in plain loops that run-time dispatch
+// compiles for the CPU (engine/dispatch.h).
 //
 // Architecture: N inputs -> hidden1 ReLU -> hidden2 ReLU -> 8 outputs.
 // Outputs 0..3 are the win logits of the rotated slots (slot 0 = the player
@@ -99,10 +100,13 @@ class NeuralNet {
   uint32_t layout_ = 0;
   int inputs_ = 0, hidden1_ = 0, hidden2_ = 0;
   uint64_t checksum_ = 0;
-  // W1 transposed (inputs x hidden1, i.e. column-major hidden1 x inputs), so
-  // that one input's column, which Add reads, is contiguous.
-  std::vector<float> w1t_;
-  std::vector<float> b1_, w2_, b2_, w3_, b3_;  // w2_, w3_ row-major as in the file
+  // Every layer's matrix transposed (column-major: one input unit's weights
+  // contiguous), so that a layer is a sum of columns scaled by its inputs,
+  // one SIMD lane per output (ai/neural_net.cc), and Add reads one column.
+  std::vector<float> w1t_;  // inputs x hidden1
+  std::vector<float> w2t_;  // hidden1 x hidden2
+  std::vector<float> w3t_;  // hidden2 x 8
+  std::vector<float> b1_, b2_, b3_;
 };
 
 // The file's bytes for `w`; an error if the vectors' sizes do not match the

@@ -152,19 +152,26 @@ absl::StatusOr<NeuralNet> NeuralNet::Parse(absl::string_view bytes, absl::string
     at += n * sizeof(float);
     for (float x : v) finite = finite && std::isfinite(x);
   };
-  std::vector<float> w1;
+  std::vector<float> w1, w2, w3;
   const size_t n = net.inputs_, h1 = net.hidden1_, h2 = net.hidden2_;
   take(w1, h1 * n);
   take(net.b1_, h1);
-  take(net.w2_, h2 * h1);
+  take(w2, h2 * h1);
   take(net.b2_, h2);
-  take(net.w3_, kNeuralOutputs * h2);
+  take(w3, kNeuralOutputs * h2);
   take(net.b3_, kNeuralOutputs);
   if (!finite)
     return absl::DataLossError(absl::StrCat(what, ": a weight is not a finite number (", kRetrain, ")"));
-  net.w1t_.resize(h1 * n);
-  for (size_t j = 0; j < h1; ++j)
-    for (size_t i = 0; i < n; ++i) net.w1t_[i * h1 + j] = w1[j * n + i];
+  // The file's row-major matrices (out x in) transposed to in x out.
+  auto transpose = [](const std::vector<float>& w, size_t out, size_t in) {
+    std::vector<float> t(out * in);
+    for (size_t j = 0; j < out; ++j)
+      for (size_t i = 0; i < in; ++i) t[i * out + j] = w[j * in + i];
+    return t;
+  };
+  net.w1t_ = transpose(w1, h1, n);
+  net.w2t_ = transpose(w2, h2, h1);
+  net.w3t_ = transpose(w3, kNeuralOutputs, h2);
   return net;
 }
 

@@ -42,14 +42,12 @@ penk_drop_latomic(${PENK_ABSL_SOURCE})
 # never /usr/include itself (its C library headers are not the module's).
 set(PENK_HOST_INCLUDE ${CMAKE_BINARY_DIR}/host_include)
 file(MAKE_DIRECTORY ${PENK_HOST_INCLUDE})
-if(NOT EXISTS /usr/include/nlohmann/json.hpp OR NOT EXISTS /usr/include/eigen3/Eigen/Core)
-  message(FATAL_ERROR "the WebAssembly build needs the headers of nlohmann-json3-dev and libeigen3-dev")
+if(NOT EXISTS /usr/include/nlohmann/json.hpp)
+  message(FATAL_ERROR "the WebAssembly build needs the headers of nlohmann-json3-dev")
 endif()
 file(CREATE_LINK /usr/include/nlohmann ${PENK_HOST_INCLUDE}/nlohmann SYMBOLIC)
 add_library(nlohmann_json::nlohmann_json INTERFACE IMPORTED)
 target_include_directories(nlohmann_json::nlohmann_json INTERFACE ${PENK_HOST_INCLUDE})
-add_library(Eigen3::Eigen INTERFACE IMPORTED)
-target_include_directories(Eigen3::Eigen INTERFACE /usr/include/eigen3)
 
 # One thread: the module runs in a Web Worker or Node's main thread, without
 # SharedArrayBuffer (which would need special headers from every host). The

@@ -6,6 +6,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -118,6 +120,66 @@ TEST(NeuralNet, EvaluateEqualsAScalarForwardPass) {
       EXPECT_NEAR(got.win[i], want.win[i], 1e-6) << "trial " << trial << " slot " << i;
       // Scores are 50 times an output: the same relative precision.
       EXPECT_NEAR(got.score[i] / 50, want.score[i] / 50, 1e-6) << "trial " << trial << " slot " << i;
+    }
+  }
+}
+
+// The order of every sum, as ai/neural_net.cc states it, in plain float32:
+// the first layer adds its nonzero inputs' columns in input order; a hidden
+// or output unit adds its even inputs and its odd ones apart, from 0, then
+// (even + odd) to its bias. The forward pass must give these bits exactly,
+// whichever clone (AVX-512, AVX2, SSE) or build runs it: no CPU may sum in
+// an order of its own.
+NeuralOutput SumOrderReference(const NeuralWeights& w, const std::vector<float>& x, int players) {
+  std::vector<float> h1(w.b1), h2(w.hidden2);
+  for (int i = 0; i < w.inputs; ++i)
+    if (x[i] != 0.0f)
+      for (int j = 0; j < w.hidden1; ++j) h1[j] += x[i] * w.w1[j * w.inputs + i];
+  for (float& v : h1) v = std::max(v, 0.0f);
+  auto layer = [](const std::vector<float>& in, const std::vector<float>& weights,
+                  const std::vector<float>& bias, int outputs) {
+    std::vector<float> out(outputs);
+    const int n = static_cast<int>(in.size());
+    for (int j = 0; j < outputs; ++j) {
+      float even = 0, odd = 0;
+      for (int i = 0; i < n; ++i) (i % 2 ? odd : even) += in[i] * weights[j * n + i];
+      out[j] = bias[j] + (even + odd);
+    }
+    return out;
+  };
+  h2 = layer(h1, w.w2, w.b2, w.hidden2);
+  for (float& v : h2) v = std::max(v, 0.0f);
+  const std::vector<float> out = layer(h2, w.w3, w.b3, kNeuralOutputs);
+  NeuralOutput r;
+  float top = out[0], sum = 0;
+  for (int i = 1; i < players; ++i) top = std::max(top, out[i]);
+  for (int i = 0; i < players; ++i) sum += r.win[i] = std::exp(out[i] - top);
+  for (int i = 0; i < players; ++i) {
+    r.win[i] /= sum;
+    r.score[i] = kNeuralScoreScale * out[4 + i];
+  }
+  return r;
+}
+
+TEST(NeuralNet, EveryLayerSumsInItsStatedOrderBitForBit) {
+  ScratchDir dir("neural_order");
+  // 45 hidden units of layer 2: a block of 32 lanes, one of 8, 5 alone; 37
+  // of layer 1: an odd count of inputs to layer 2; layer 3 has 8 outputs.
+  // The committed net's shape too (234-128-32).
+  for (const auto& [inputs, hidden1, hidden2] : {std::array<int, 3>{29, 37, 45}, {234, 128, 32}}) {
+    const NeuralWeights w = RandomWeights(inputs, hidden1, hidden2, 11);
+    absl::StatusOr<NeuralNet> net = NeuralNet::Load(WriteNet(dir, w), kLayout, inputs);
+    ASSERT_TRUE(net.ok()) << net.status();
+    std::mt19937 rng(12);
+    for (int trial = 0; trial < 40; ++trial) {
+      std::vector<float> x = RandomFeatures(inputs, rng);
+      x[trial % inputs] = 0.37f;  // a feature that is not 0 or 1 (a score, a value)
+      const int players = 2 + trial % 3;
+      const NeuralOutput got = net->Evaluate(x.data(), players), want = SumOrderReference(w, x, players);
+      for (int i = 0; i < 4; ++i) {
+        EXPECT_EQ(got.win[i], want.win[i]) << inputs << " inputs, trial " << trial << " slot " << i;
+        EXPECT_EQ(got.score[i], want.score[i]) << inputs << " inputs, trial " << trial << " slot " << i;
+      }
     }
   }
 }

@@ -17,7 +17,7 @@ mkdir -p "$out"
 sudo_cmd=()
 [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
 missing=()
-for p in emscripten dpkg-dev libabsl-dev nlohmann-json3-dev libeigen3-dev; do
+for p in emscripten dpkg-dev libabsl-dev nlohmann-json3-dev; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if ((${#missing[@]})); then

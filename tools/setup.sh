@@ -6,12 +6,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# libeigen3-dev: the evaluation network's forward pass (ai/neural_net).
-# python3-torch: its trainer (tools/train_neural.py, under /usr/bin/python3),
+# python3-torch: the evaluation network's trainer (tools/train_neural.py, under /usr/bin/python3),
 # whose test (neural_train: one epoch, then the C++ outputs held to the
 # trainer's) would be skipped without it; 212 packages, 70 MB, about 75 s
 # to install here.
-packages=(libabsl-dev libboost-dev libcli11-dev nlohmann-json3-dev libeigen3-dev
+packages=(libabsl-dev libboost-dev libcli11-dev nlohmann-json3-dev
           python3-torch
           pkg-config   # pkg-config: the install test builds against penk.pc
           chromium chromium-driver python3-selenium)  # the web app's browser tests (docs/WEB.md)

@@ -138,6 +138,43 @@ def validation_mask(file_of, games, percent):
     return (z % np.uint64(100)) < np.uint64(percent)
 
 
+def rows_make_penks(data, n, layout):
+    """Per row: the penk-lines variant's input (R4.3: 1 when rows make PENKs,
+    0 with penk-lines=columns), the 4th of the 10 game features of layout 1
+    (ai/neural_features.h)."""
+    if layout != 1:
+        raise Refused(f"--variant reads feature layout 1; the data have layout {layout}")
+    return data[:, n - 10 + 3] > 0.5
+
+
+def group_mask(data, n, layout, players, variant):
+    """The rows of the player counts in `players` (all if None) and of the
+    variant `variant` ("rows", "columns" or None: both)."""
+    keep = np.ones(len(data), dtype=bool)
+    if players:
+        keep &= np.isin(data[:, n + 8], np.array(players, dtype=np.float32))
+    if variant:
+        keep &= rows_make_penks(data, n, layout) == (variant == "rows")
+    return keep
+
+
+def validation_groups(data, val_idx, n, layout):
+    """(players, variant, validation rows) of every group present, by player
+    count then variant ("rows", "columns"); variant "both" for a layout that
+    does not say it."""
+    players = data[val_idx, n + 8]
+    variants = rows_make_penks(data[val_idx], n, layout) if layout == 1 else None
+    out = []
+    for k in (2, 3, 4):
+        for variant in (("rows", "columns") if variants is not None else ("both",)):
+            mask = players == k
+            if variants is not None:
+                mask &= variants == (variant == "rows")
+            if mask.any():
+                out.append((k, variant, val_idx[mask]))
+    return out
+
+
 def fnv1a64(data, h=FNV_OFFSET):
     for b in data:
         h = ((h ^ b) * FNV_PRIME) & MASK64
@@ -182,6 +219,10 @@ def main(argv):
     p.add_argument("--hidden1", type=int, default=128)
     p.add_argument("--hidden2", type=int, default=32)
     p.add_argument("--val-percent", type=int, default=10, help="the share of games held out for validation")
+    p.add_argument("--players", type=int, nargs="+", choices=(2, 3, 4),
+                   help="train (and validate) on the positions of these player counts only: a net of its own")
+    p.add_argument("--variant", choices=("rows", "columns"),
+                   help="only the positions of this penk-lines variant (R4.3): a net of its own")
     a = p.parse_args(argv[1:])
     command = shlex.join([sys.executable] + argv)
     for name in ("epochs", "threads", "batch"):
@@ -205,6 +246,15 @@ def main(argv):
 
     t0 = time.time()
     layout, n, data, file_of = load_data(a.data)
+    if a.players or a.variant:
+        # The subset is taken before the split, which is by (file, game) and
+        # so leaves every kept position on the side it has in the whole data:
+        # a net of its own is validated on the positions the shared net's
+        # breakdown (below) reports for its group.
+        keep = group_mask(data, n, layout, a.players, a.variant)
+        if not keep.any():
+            raise Refused(f"{a.data[0]}: no position of the players or variant asked for")
+        data, file_of = data[keep], file_of[keep]
     games = data[:, n + 9]
     val = validation_mask(file_of, games, a.val_percent)
     if val.all() or not val.any():  # a tiny data set: hold out the first game (or keep one for training)
@@ -242,19 +292,22 @@ def main(argv):
         mse = sq.sum(dim=1) / present.sum(dim=1)
         return ce, mse, logp.exp().masked_fill(~present, 0.0), out[:, 4:]
 
-    def evaluate():
+    def evaluate(rows=None):
+        """Validation log loss (per position), Brier and score MAE (per
+        present slot) on `rows` (default: every validation row)."""
+        rows = val_idx if rows is None else rows
         model.eval()
         ce_sum = brier_sum = mae_sum = slots_sum = 0.0
         with torch.no_grad():
-            for s in range(0, len(val_idx), 8192):
-                x, win, score, present = batch(data[val_idx[s:s + 8192]])
+            for s in range(0, len(rows), 8192):
+                x, win, score, present = batch(data[rows[s:s + 8192]])
                 ce, _, p, sc = losses(x, win, score, present)
                 ce_sum += ce.sum().item()
                 brier_sum += ((p - win) ** 2).masked_fill(~present, 0.0).sum().item()
                 mae_sum += ((sc - score).abs() * SCORE_SCALE).masked_fill(~present, 0.0).sum().item()
                 slots_sum += present.sum().item()
         model.train()
-        return ce_sum / len(val_idx), brier_sum / slots_sum, mae_sum / slots_sum
+        return ce_sum / len(rows), brier_sum / slots_sum, mae_sum / slots_sum
 
     curve = []
     for epoch in range(1, a.epochs + 1):
@@ -277,12 +330,21 @@ def main(argv):
         print(f"epoch {epoch}: train loss {e['train_loss']:.5f}, validation log loss {logloss:.5f}, "
               f"Brier {brier:.5f}, score MAE {mae:.2f} points, {e['seconds']:.1f} s", file=sys.stderr)
 
+    # The final net's validation figures by player count and variant: what
+    # a shared net is compared on against nets of their own (docs/AI.md).
+    groups = []
+    for players, variant, rows in validation_groups(data, val_idx, n, layout):
+        logloss, brier, mae = evaluate(rows)
+        groups.append({"players": players, "variant": variant, "positions": int(len(rows)),
+                       "val_logloss": logloss, "val_brier": brier, "val_score_mae": mae})
+        print(f"validation, {players} players, {variant}: {len(rows)} positions, log loss {logloss:.5f}, "
+              f"Brier {brier:.5f}, score MAE {mae:.2f} points", file=sys.stderr)
     model.eval()
     write_file(a.out, net_bytes(model, layout))
     if a.curve:
         write_file(a.curve, json.dumps({
-            "epochs": curve, "seed": a.seed, "rows": int(len(data)), "games": int(n_games),
-            "data": a.data, "command": command}, indent=1).encode() + b"\n")
+            "epochs": curve, "groups": groups, "seed": a.seed, "rows": int(len(data)),
+            "games": int(n_games), "data": a.data, "command": command}, indent=1).encode() + b"\n")
     if a.check:
         write_file(a.check, json.dumps(check_positions(model, data, val_idx, n, layout, rng, torch)).encode() + b"\n")
     print(f"train_neural: wrote {a.out} in {time.time() - t0:.1f} s", file=sys.stderr)

@@ -3,7 +3,9 @@
 # on a small random self-play file, then `penk neural check NET --against
 # CHECK` must find the C++ forward pass within 1e-5 of torch's outputs. Also:
 # a killed writer's file (row count 0, a partial last row) trains, a file of
-# another layout is refused with exit 2, and the curve draws.
+# another layout is refused with exit 2, the curve draws, and a net of its
+# own for one player count and variant is validated on the positions the
+# shared net's breakdown counts for them.
 # Skipped (exit 77) where /usr/bin/python3 has no torch (python3-torch).
 #   neural_train_test.sh SOURCE_DIR PENK WORKDIR
 set -euo pipefail
@@ -25,6 +27,17 @@ grep -q '</svg>' curve.svg
 "$py" "$src/tools/train_neural.py" --data a.penkself b.penkself --out again.penknet \
   --seed 1 --epochs 1 --threads 2 2>/dev/null
 cmp net.penknet again.penknet
+# A net of its own for one group (--players, --variant) is validated on the
+# same positions as the shared net's breakdown reports for that group.
+"$py" "$src/tools/train_neural.py" --data a.penkself b.penkself --out own.penknet \
+  --seed 1 --epochs 1 --threads 2 --players 2 --variant columns 2>own.txt
+shared=$("$py" -c 'import json, sys
+g = [g for g in json.load(open("curve.json"))["groups"] if (g["players"], g["variant"]) == (2, "columns")]
+print(g[0]["positions"])')
+[ "$(grep -c '^validation, ' own.txt)" -eq 1 ] || { echo "expected one validation group:"; cat own.txt; exit 1; }
+grep -q "^validation, 2 players, columns: $shared positions" own.txt ||
+  { echo "expected the shared net's $shared positions of 2 players, columns:"; cat own.txt; exit 1; }
+"$penk" neural check own.penknet
 # Another layout beside the first: refused, one line, exit 2.
 "$py" "$src/tests/neural/make_selfplay.py" c.penkself --games 5 --layout 2
 set +e
