@@ -215,8 +215,9 @@ TEST(Positions, ImpossiblePositionsAreRefusedWithTheReason) {
   auto refused = [&](Position pos, const std::string& why) {
     absl::StatusOr<Game> g = Game::FromPosition(pos, rules, 1);
     EXPECT_FALSE(g.ok()) << why;
-    if (!g.ok())
+    if (!g.ok()) {
       EXPECT_NE(g.status().message().find(why), std::string::npos) << g.status().message();
+    }
   };
   const Sheet empty;
   // R4.2: the opponent's row-1 PENK would have crossed our row 1.

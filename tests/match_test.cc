@@ -145,8 +145,12 @@ TEST(MatchTest, BothGamesOfADealGetTheSameDicePerSeatPosition) {
       }
       // A reroll of n dice takes the first n values of the slot: the smaller
       // reroll's dice are part of the larger's (equal when n is equal).
-      if (dice0.size() <= dice1.size()) EXPECT_TRUE(dice1.Contains(dice0)) << "deal " << deal;
-      if (dice1.size() <= dice0.size()) EXPECT_TRUE(dice0.Contains(dice1)) << "deal " << deal;
+      if (dice0.size() <= dice1.size()) {
+        EXPECT_TRUE(dice1.Contains(dice0)) << "deal " << deal;
+      }
+      if (dice1.size() <= dice0.size()) {
+        EXPECT_TRUE(dice0.Contains(dice1)) << "deal " << deal;
+      }
       ++compared;
     }
     EXPECT_GT(first_rolls, 5);
