@@ -6,6 +6,14 @@
 # clang lowers to wasm SIMD). Set first: Abseil is built with them too.
 add_compile_options(-fwasm-exceptions -msimd128)
 add_link_options(-fwasm-exceptions -msimd128)
+# The module with threads (wasm/module_threads.cc: protocol 3, for Node and
+# cross-origin isolated pages) is a second build of everything, Abseil
+# included, on shared memory: its own build folder (tools/build_wasm.sh).
+option(PENK_WASM_THREADS "build the engine module with wasm threads (protocol 3)" OFF)
+if(PENK_WASM_THREADS)
+  add_compile_options(-pthread)
+  add_link_options(-pthread)
+endif()
 
 # Abseil: compiled here from Debian's own source package, the version of the
 # installed libabsl-dev, which tools/build_wasm.sh fetches with apt-get source
@@ -49,9 +57,11 @@ file(CREATE_LINK /usr/include/nlohmann ${PENK_HOST_INCLUDE}/nlohmann SYMBOLIC)
 add_library(nlohmann_json::nlohmann_json INTERFACE IMPORTED)
 target_include_directories(nlohmann_json::nlohmann_json INTERFACE ${PENK_HOST_INCLUDE})
 
-# One thread: the module runs in a Web Worker or Node's main thread, without
-# SharedArrayBuffer (which would need special headers from every host). The
-# OpenMP pragmas are then ignored and wasm/omp/omp.h answers the two calls the
+# One thread per table build: the one-thread module runs in a Web Worker or
+# Node's main thread, without SharedArrayBuffer (which would need special
+# headers from every host), and the module with threads uses its threads
+# for requests side by side, not inside one build. The OpenMP pragmas are
+# then ignored and wasm/omp/omp.h answers the two calls the
 # code makes (thread 0 of 1).
 add_library(OpenMP::OpenMP_CXX INTERFACE IMPORTED)
 target_include_directories(OpenMP::OpenMP_CXX INTERFACE ${CMAKE_SOURCE_DIR}/wasm/omp)

@@ -5,17 +5,20 @@
 # line, so the document cannot go stale. On a difference: run
 # `tools/protocol_transcript.sh` and paste its output over the transcript.
 # With an engine command after the binary (the WebAssembly engine under Node,
-# tests/wasm/run_tests.sh), that engine must answer the protocol 2 transcript
-# exactly as documented (the protocol 3 one is the native engine's).
-# Usage: protocol_transcript_test.sh SOURCE_DIR PENK_BINARY [ENGINE COMMAND...]
+# tests/wasm/run_tests.sh), that engine must answer both transcripts exactly
+# as documented; with --first-only, the protocol 2 one alone (the one-thread
+# module).
+# Usage: protocol_transcript_test.sh [--first-only] SOURCE_DIR PENK_BINARY [ENGINE COMMAND...]
 set -euo pipefail
+first_only=()
+if [ "${1:-}" = --first-only ]; then first_only=(--first-only); shift; fi
 root=$1
 penk=$2
 shift 2
 doc=$root/docs/PROTOCOL.md
-got=$(bash "$root/tools/protocol_transcript.sh" "$penk" "$@")
+got=$(bash "$root/tools/protocol_transcript.sh" "${first_only[@]}" "$penk" "$@")
 want=$(grep -E '^[<>] \{' "$doc")
-if [ $# -gt 0 ]; then
+if [ ${#first_only[@]} -gt 0 ]; then
   # The first transcript: a request and its reply for each request line.
   n=$(grep -c . "$root/docs/examples/transcript_requests.jsonl")
   want=$(echo "$want" | head -n $((2 * n)))

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The WebAssembly build (issue 23, docs/WEB.md "Without a server"): the same
 # sources as the native build, compiled by Debian's Emscripten into
-#   build-wasm/module/   the engine module (penk-engine-core.mjs + .wasm)
+#   build-wasm/module/   the engine module (penk-engine-core.mjs + .wasm) and
+#                        the module with threads (penk-engine-threads.*: protocol 3, Node)
 #   build-wasm/site/     the static web app (the page of web/ on the module)
 #   build-wasm/npm/penk-engine-VERSION.tgz   the npm package
 # Installs what it needs from Debian (emscripten, dpkg-dev) and fetches
@@ -61,6 +62,25 @@ if ! { emcmake cmake -S . -B "$out" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=O
   echo "build_wasm: the WebAssembly build failed; full log in $out/build.log" >&2
   exit 1
 fi
+
+# The module with threads (protocol 3, for Node: wasm/module_threads.cc): the
+# same sources again, on shared memory, in a folder of its own; beside the
+# one-thread module and in the npm package.
+echo "build_wasm: compiling the module with threads (log in $out/threads/build.log)" >&2
+mkdir -p "$out/threads"
+if ! { emcmake cmake -S . -B "$out/threads" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF \
+         -DPENK_WASM_THREADS=ON -DPENK_ABSL_SOURCE="$root/$absl_src" &&
+       cmake --build "$out/threads" -j "$(nproc)" --target penk_wasm_threads; } >"$out/threads/build.log" 2>&1; then
+  tail -n 40 "$out/threads/build.log" >&2
+  echo "build_wasm: the WebAssembly build with threads failed; full log in $out/threads/build.log" >&2
+  exit 1
+fi
+# The thread workers' script is CommonJS: named .cjs, so that it stays so in
+# a package of ES modules ("type": "module"; penk_engine_threads.mjs names it).
+cp "$out/threads/module/penk-engine-threads.mjs" "$out/threads/module/penk-engine-threads.wasm" "$out/module/"
+cp "$out/threads/module/penk-engine-threads.worker.js" "$out/module/penk-engine-threads.worker.cjs"
+cp "$out/module/penk-engine-threads.mjs" "$out/module/penk-engine-threads.wasm" \
+   "$out/module/penk-engine-threads.worker.cjs" "$out/npm/package/"
 
 # The static site: the page of web/ with the engine in a Web Worker, its
 # service worker and manifest (wasm/site/), and the module.

@@ -1,17 +1,22 @@
 #!/usr/bin/env node
 // `penk engine` on the WebAssembly module, for tests and Node users: request
-// lines on stdin, reply lines on stdout, as the native engine (protocol 2).
-// Usage: node engine_cli.mjs [--table-dir DIR] [--no-build]
+// lines on stdin, reply lines on stdout, as the native engine. The
+// one-thread module speaks protocol 2; with --threads, the module with
+// threads speaks protocol 3 too (lines are read while earlier requests run;
+// replies and progress messages in completion order).
+// Usage: node engine_cli.mjs [--table-dir DIR] [--no-build] [--threads]
 import { createEngine } from './penk_engine.mjs';
 
 const args = process.argv.slice(2);
 let tableDir = 'tables';
 let build = true;
+let threads = false;
 for (let i = 0; i < args.length; ++i) {
   if (args[i] === '--table-dir' && i + 1 < args.length) tableDir = args[++i];
   else if (args[i] === '--no-build') build = false;
+  else if (args[i] === '--threads') threads = true;
   else {
-    process.stderr.write(`engine_cli: unknown argument '${args[i]}', expected --table-dir DIR or --no-build\n`);
+    process.stderr.write(`engine_cli: unknown argument '${args[i]}', expected --table-dir DIR, --no-build or --threads\n`);
     process.exit(2);
   }
 }
@@ -44,11 +49,39 @@ async function* boundedLines(stream) {
   if (size > 0) yield Buffer.concat(kept).toString('utf8');
 }
 
-const engine = await createEngine({ tableDir, build, printErr: (t) => process.stderr.write(t + '\n') });
-for await (let line of boundedLines(process.stdin)) {
-  if (line.endsWith('\r')) line = line.slice(0, -1);
-  if (line.trim() === '') continue;
-  process.stdout.write((await engine.requestLine(line)) + '\n');
-  if (engine.quitRequested()) break;
+const printErr = (t) => process.stderr.write(t + '\n');
+if (threads) {
+  // Lines go in as they are read; every line the engine writes comes out.
+  // After a quit is answered nothing more is read, as `penk engine` does.
+  let quitting = false;
+  const engine = await createEngine({
+    tableDir, build, threads, printErr,
+    onLine: (line, reply) => {
+      process.stdout.write(line + '\n');
+      if (reply && !quitting && engine.quitRequested()) {
+        quitting = true;
+        process.stdin.destroy();
+      }
+    },
+  });
+  try {
+    for await (let line of boundedLines(process.stdin)) {
+      if (quitting) break;
+      if (line.endsWith('\r')) line = line.slice(0, -1);
+      if (line.trim() === '') continue;
+      engine.send(line);
+    }
+  } catch (err) {
+    if (!quitting) throw err;  // stdin closed by the quit
+  }
+  await engine.close();  // the end of input: every request answered first
+} else {
+  const engine = await createEngine({ tableDir, build, printErr });
+  for await (let line of boundedLines(process.stdin)) {
+    if (line.endsWith('\r')) line = line.slice(0, -1);
+    if (line.trim() === '') continue;
+    process.stdout.write((await engine.requestLine(line)) + '\n');
+    if (engine.quitRequested()) break;
+  }
+  engine.close();
 }
-engine.close();

@@ -26,6 +26,7 @@
 #include "tables/spread_store.h"
 #include "tables/table_file.h"
 #include "tables/table_store.h"
+#include "wasm/engine_options.h"
 
 // Hands a progress message to the JavaScript around the module
 // (wasm/penk_engine.mjs sets Module.penkProgress for the request's extent).
@@ -77,29 +78,19 @@ std::string TableFolder(const WasmEngine& engine) {
 
 extern "C" {
 
-// A new engine whose default tables are in `table_dir` (a folder of the
-// module's file system): `build` 0 refuses to build a missing table (as
-// `penk engine --no-build`), 1 builds any, 2 builds value tables but only
-// reads spread tables (another engine builds them: the static site's second
-// worker); `disk_budget_mb` > 0 starts no build once the folder holds that
-// much (a browser's storage quota), `table_cache_mb` > 0 caps the tables
-// held in memory. A missing table is first asked of Module.penkFetchTable.
+// A new engine (wasm/engine_options.h): a missing table is first asked of
+// Module.penkFetchTable, and the folder's bytes of Module.penkFolderBytes.
 // nullptr if it cannot be made.
 EMSCRIPTEN_KEEPALIVE WasmEngine* penk_wasm_open(const char* table_dir, int build,
                                                int disk_budget_mb, int table_cache_mb) {
   try {
-    penk::protocol::SessionOptions options;
-    options.table_dir = table_dir && *table_dir ? table_dir : "/tables";
-    options.build.allow = build != 0;
-    options.build.spreads = build != 2;
-    options.build.fetch = [](const std::string& path) { return PenkFetchTable(path.c_str()) != 0; };
-    options.build.folder_bytes = [](const std::string& dir) {
-      const double kept = PenkFolderBytes(dir.c_str());
-      return kept >= 0 ? static_cast<uint64_t>(kept) : penk::FolderBytes(dir);
-    };
-    if (disk_budget_mb > 0) options.build.disk_budget_bytes = static_cast<uint64_t>(disk_budget_mb) << 20;
-    if (table_cache_mb > 0) options.table_cache_mb = static_cast<size_t>(table_cache_mb);
-    return new WasmEngine(std::move(options));
+    return new WasmEngine(penk::wasm::EngineOptions(
+        table_dir, build, disk_budget_mb, table_cache_mb,
+        [](const std::string& path) { return PenkFetchTable(path.c_str()) != 0; },
+        [](const std::string& dir) {
+          const double kept = PenkFolderBytes(dir.c_str());
+          return kept >= 0 ? static_cast<uint64_t>(kept) : penk::FolderBytes(dir);
+        }));
   } catch (const std::exception&) {
     return nullptr;
   }

@@ -26,6 +26,15 @@ export interface EngineOptions {
   diskBudgetMb?: number;
   /** Memory for tables in use, MB (least recently used dropped first); 0: the engine's default. */
   tableCacheMb?: number;
+  /**
+   * Node: the module with threads (penk-engine-threads.wasm), which speaks protocol 3 as well: after a hello with
+   * "protocol": 3, requests run side by side and their replies come in completion order, with cancel and
+   * progress (docs/PROTOCOL.md). createEngine then gives a ThreadedEngine. Not in a browser (it would need a
+   * cross-origin isolated page).
+   */
+  threads?: boolean;
+  /** threads: every reply and progress line as the engine writes it (`reply` false: a progress message). */
+  onLine?: (line: string, reply: boolean) => void;
   /** Node: whether the process's working folder is visible, for relative file names in requests (default true). */
   mountCwd?: boolean;
   /** Browser: where penk-engine-core.wasm is, if not beside penk_engine.mjs. */
@@ -112,5 +121,21 @@ export interface TableBuild {
   close(): void;
 }
 
+/**
+ * An engine with threads (createEngine with threads: true, Node): requests are handed over at once; the replies of
+ * protocol 3 come in completion order. In protocol 3 the ids of requests in flight must differ.
+ */
+export interface ThreadedEngine {
+  request(request: object | string, options?: { onProgress?: (message: Progress) => void }): Promise<Reply>;
+  requestLine(line: string, options?: { onProgress?: (message: string) => void }): Promise<string>;
+  /** A line handed over without waiting: its reply and progress lines go to options.onLine. */
+  send(line: string): void;
+  /** Whether {"cmd":"quit"} was answered. */
+  quitRequested(): boolean;
+  /** No more requests: resolves once every request sent is answered and the engine's threads are gone. */
+  close(): Promise<void>;
+}
+
 /** Loads the module and opens an engine. */
-export function createEngine(options?: EngineOptions): Promise<Engine>;
+export function createEngine(options?: EngineOptions & { threads?: false }): Promise<Engine>;
+export function createEngine(options: EngineOptions & { threads: true }): Promise<ThreadedEngine>;

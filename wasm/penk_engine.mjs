@@ -19,8 +19,11 @@ const kMount = '/tables';
 
 // One engine: its own games and tables. Requests run one at a time, in the
 // order made (the module has one thread); a request made while another runs
-// waits for it.
+// waits for it. With options.threads (Node): the module with threads, which
+// speaks protocol 3 too (penk_engine_threads.mjs).
 export async function createEngine(options = {}) {
+  // Protocol 3 needs threads: the module built with them (Node).
+  if (options.threads) return (await import('./penk_engine_threads.mjs')).createThreadedEngine(options);
   const moduleOptions = {
     print: options.print || (() => {}),
     printErr: options.printErr || (() => {}),
@@ -44,28 +47,8 @@ export async function createEngine(options = {}) {
   // kept file synchronously. A window reads them all at start instead.
   let lazy = false;
   if (isNode) {
-    // Host folders appear at their own paths, so that file names in requests
-    // and replies read as they do for the native engine.
-    const path = await import('node:path');
-    const fs = await import('node:fs');
-    const mirror = (dir) => {
-      FS.mkdirTree(dir);
-      FS.mount(core.NODEFS, { root: dir }, dir);
-    };
-    const given = options.tableDir || 'tables';
-    const absolute = path.resolve(given);
-    fs.mkdirSync(absolute, { recursive: true });
-    const cwd = process.cwd();
-    const mountCwd = options.mountCwd !== false;
-    // Relative file names in requests ("table") are the process's own.
-    if (mountCwd) {
-      mirror(cwd);
-      FS.chdir(cwd);
-    }
-    // A table folder inside the working folder is already visible.
-    const below = path.relative(cwd, absolute);
-    if (!mountCwd || below.startsWith('..') || path.isAbsolute(below)) mirror(absolute);
-    tableDir = mountCwd ? given : absolute;
+    const { mountHostFolders } = await import('./node_folders.mjs');
+    tableDir = await mountHostFolders(core, options);
   } else if (options.keep === false) {
     FS.mkdir(kMount);  // memory only: nothing kept (a helper engine's scratch folder)
   } else {

@@ -205,6 +205,64 @@ test('the package\'s penk-engine reads lines as penk engine does', () => {
   assert.equal(run(process.execPath, [cli, '--table-dir', tables, '--no-build']), want);
 });
 
+test('the engine with threads speaks protocol 3 as penk engine does', async () => {
+  const threaded = await createEngine({ tableDir: tables, mountCwd: false, threads: true });
+  // One request at a time, the same text as the native engine's, in
+  // protocol 2 and then in protocol 3.
+  const native3 = nativeEngine(tables);
+  const alike = async (request) => {
+    const line = JSON.stringify(request);
+    const want = await native3.requestLine(line);
+    assert.equal(await threaded.requestLine(line), want, `request ${line}`);
+    return JSON.parse(want);
+  };
+  await alike({ id: 1, cmd: 'hint', sheet: 'o..../.o.../..o../...o./....o', roll: '11345J', rerolls: 1, top: 3 });
+  assert.equal((await alike({ id: 2, cmd: 'hello', protocol: 3 })).result.protocol, 3);
+  await alike({ id: 3, cmd: 'value', sheet: 'oo.../oo.../o..../o..../.....' });
+  await alike({ id: 4, cmd: 'hint', sheet: 'oo.../oo.../o..../o..../.....', roll: '1111J5', rerolls: 0,
+                opponents: ['ooo../ox.../oo.../xo.../ox...'], last_round: true, seat: 2 });
+  assert.equal((await alike({ cmd: 'value', sheet: '.....' })).error.code, 'bad_field');  // no id in protocol 3
+  native3.close();
+
+  // Side by side: rollouts that would take minutes, with progress; a value
+  // asked after them is answered first; a cancel stops them with the trials
+  // played so far. (Their first trials meet blocked-row tables: the native
+  // engine builds those first, on common dice the same games.)
+  const rollouts = { cmd: 'hint', sheet: '...../...../...../...../.....', roll: '44455J', rerolls: 0,
+                     opponents: ['...../...../...../...../.....'], seat: 1 };
+  await native.requestLine(JSON.stringify({ id: 'warm', ...rollouts, rollouts: 40 }));
+  const progress = [];
+  const slow = threaded.request({ id: 'slow', ...rollouts, rollouts: 1000000, time_ms: 600000, progress_ms: 50 },
+                                { onProgress: (m) => progress.push(m) });
+  const order = [];
+  slow.then(() => order.push('slow'));
+  const fast = await threaded.request({ id: 'fast', cmd: 'value', sheet: '...../...../...../...../.....' });
+  order.push('fast');
+  assert.ok(fast.result.value > 100, JSON.stringify(fast));
+  const deadline = Date.now() + 120000;  // a first trial takes well under a second
+  while (!progress.some((m) => m.progress.done > 0)) {
+    assert.ok(Date.now() < deadline, `no trial played in 120 s: ${JSON.stringify(progress.slice(-3))}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const played = progress.find((m) => m.progress.done > 0);
+  assert.equal(played.id, 'slow');
+  assert.match(played.progress.what, /rollouts/, JSON.stringify(played));
+  await assert.rejects(threaded.request({ id: 'slow', cmd: 'hello' }), /in flight/);
+  const cancel = await threaded.request({ id: 'stop', cmd: 'cancel', target: 'slow' });
+  assert.deepEqual(cancel.result, { target: 'slow', running: true });
+  const stopped = await slow;
+  assert.deepEqual(order, ['fast', 'slow']);
+  assert.equal(stopped.error.code, 'cancelled', JSON.stringify(stopped));
+  const trials = stopped.error.partial.actions.reduce((sum, a) => sum + a.rollout.trials, 0);
+  assert.ok(trials > 0, JSON.stringify(stopped.error.partial));
+
+  // close() ends it once every request is answered; nothing is taken after.
+  const last = threaded.request({ id: 'last', cmd: 'value', sheet: 'o..../...../...../...../.....' });
+  await threaded.close();
+  assert.ok((await last).result.value > 100);
+  await assert.rejects(threaded.request({ id: 'late', cmd: 'hello' }), /closed/);
+});
+
 test('after all requests', () => {
   native.close();
   wasm.close();
