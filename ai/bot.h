@@ -101,10 +101,11 @@ inline constexpr LevelInfo kLevels[] = {
     {"greedy", "bot", "takes the best expected score of this turn alone; quick and solid"},
     {"expert", "", "plays to win: exact turn search valuing its score, the opponents' and the end of "
                    "the game; fast"},
-    {"master", "", "expert improved by playing out its close calls to the end of the game; a "
-                   "fraction of a second a move (master:base=neural rolls out neural)"},
     {"neural", "", "expert's turn search with a learned evaluation of the whole position, "
-                   "trained by self-play; the strongest level, and fast"},
+                   "trained by self-play; the strongest fast level"},
+    {"master", "", "neural improved by playing out its close calls to the end of the game; the "
+                   "strongest level, a fraction of a second a move (master:base=expert rolls "
+                   "out expert)"},
 };
 
 // A bot by name (case-insensitive); `seed` seeds the random bot. Rules are

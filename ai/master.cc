@@ -25,7 +25,7 @@ namespace {
 // Trials between two looks at which rivals are clearly behind; 36 keeps the
 // first two dice of the rotated first roll balanced within each round.
 constexpr int64_t kMasterRound = 36;
-// A rival stops once its paired deficit to expert's choice exceeds this many
+// A rival stops once its paired deficit to the base's choice exceeds this many
 // standard errors, after at least two rounds.
 constexpr double kMasterDropZ = 2.5;
 
@@ -43,7 +43,7 @@ uint64_t PositionKey(const Game& g) {
   return MixBits(h ^ dice ^ phase << 40 ^ static_cast<uint64_t>(g.last_round()) << 44);
 }
 
-// Paired sums of a rival's outcomes minus expert's choice's, in halves.
+// Paired sums of a rival's outcomes minus the base's choice's, in halves.
 struct Paired {
   int64_t n = 0;
   double sum = 0, sum2 = 0;
@@ -124,14 +124,14 @@ MasterPlayer::MasterPlayer(std::shared_ptr<TableCache> tables, const MasterParam
       base_params_(params.base == MasterBase::kNeural ? *ParseNeuralName("neural")
                                                       : ExpertParams{}),
       net_(BaseNet(params, std::move(net))),
-      expert_(tables, base_params_, net_ ? "neural" : "expert", net_) {
+      base_(tables, base_params_, net_ ? "neural" : "expert", net_) {
   params_.threads = std::clamp(params_.threads, 1, kMaxMasterThreads);
 }
 
 Action MasterPlayer::Decide(const Game& game) {
   ++stats_.decisions;
-  if (game.players() == 1) return expert_.Decide(game);  // solitaire: the exact optimum already
-  const std::vector<WinRankedAction> ranked = expert_.Ranked(game);
+  if (game.players() == 1) return base_.Decide(game);  // solitaire: the exact optimum already
+  const std::vector<WinRankedAction> ranked = base_.Ranked(game);
   std::vector<Action> candidates{ranked.front().action};
   std::vector<double> values{ranked.front().win};
   for (size_t i = 1; i < ranked.size() && static_cast<int>(candidates.size()) < params_.candidates; ++i)
@@ -139,12 +139,12 @@ Action MasterPlayer::Decide(const Game& game) {
       candidates.push_back(ranked[i].action);
       values.push_back(ranked[i].win);
     }
-  // The exact solitaire choice joins whatever expert thinks of it: where
-  // expert is confidently wrong, it is most often by neglecting its own
+  // The exact solitaire choice joins whatever the base thinks of it: where
+  // the base is confidently wrong, it is most often by neglecting its own
   // sheet's future, which that choice values exactly. A poor one is dropped
   // after two rounds (72 trials), so the look is cheap.
   if (params_.solitaire) {
-    const Action s = expert_.SolitaireChoice(game);
+    const Action s = base_.SolitaireChoice(game);
     if (std::find(candidates.begin(), candidates.end(), s) == candidates.end())
       for (const WinRankedAction& r : ranked)
         if (r.action == s) {
@@ -166,19 +166,19 @@ Action MasterPlayer::Choose(const Game& game, const std::vector<Action>& candida
   const int threads = params_.threads;
   if (seats_.size() < static_cast<size_t>(threads)) seats_.resize(threads);
   for (auto& row : seats_)
-    while (static_cast<int>(row.size()) < n) row.push_back(std::make_unique<ExpertPlayer>(tables_, base_params_, expert_.name(), net_));
+    while (static_cast<int>(row.size()) < n) row.push_back(std::make_unique<ExpertPlayer>(tables_, base_params_, base_.name(), net_));
 
   const uint64_t seed = MixBits(PositionKey(game) ^ MixBits(params_.seed));
   const uint64_t offset = MixBits(seed) % 46656;
   const auto t0 = std::chrono::steady_clock::now();
   // Per candidate and trial: the mover's win share (0, 1/2, 1, R6.4) and
-  // the luck of the trial as expert sees it (below).
+  // the luck of the trial as the base sees it (below).
   std::vector<std::vector<double>> win(c), luck(c);
   std::vector<bool> alive(c, true);
   std::vector<int64_t> played(c, 0);
   std::exception_ptr error;
   double beta = 0;
-  auto paired = [&](int i) {  // rival i minus expert's choice, luck removed
+  auto paired = [&](int i) {  // rival i minus the base's choice, luck removed
     Paired p;
     for (int64_t t = 0; t < played[i]; ++t) {
       const double d = (win[i][t] - beta * luck[i][t]) - (win[0][t] - beta * luck[0][t]);
@@ -206,8 +206,8 @@ Action MasterPlayer::Choose(const Game& game, const std::vector<Action>& candida
         for (int i = 0; i < c; ++i) {
           if (!alive[i]) continue;
           // Luck, gnubg's variance reduction: each turn's end value minus
-          // its start value by expert's own estimate, zero on average
-          // because expert plays the turn that its start value averages.
+          // its start value by the base's own estimate, zero on average
+          // because the base plays the turn that its start value averages.
           // The mover's turns count for it, the others' against it; the
           // turn now starts from the candidate's value (a marking ends it
           // at exactly that value: no luck).
@@ -257,7 +257,7 @@ Action MasterPlayer::Choose(const Game& game, const std::vector<Action>& candida
         std::chrono::steady_clock::now() - t0 >= std::chrono::milliseconds(params_.time_ms))
       break;
   }
-  // Leave expert's choice only for a clear enough lead, and then for the
+  // Leave the base's choice only for a clear enough lead, and then for the
   // largest one.
   int best = 0;
   double best_lead = 0;

@@ -1,16 +1,20 @@
-// Master (issue 11): expert improved by rollouts where it is unsure, the
-// on-line policy improvement of Tesauro & Galperin (1996).
+// Master (issue 11): a fast player improved by rollouts where it is unsure,
+// the on-line policy improvement of Tesauro & Galperin (1996). The fast
+// player, its base, is `neural` unless named (base=expert: master as it was
+// before the net; issue 21 item 3, the default is the strongest fast player:
+// master:base=neural beat master:base=expert by +113 Elo, docs/AI.md).
 //
-// Each decision expert ranks every legal action by its fast win estimate
+// Each decision the base ranks every legal action by its fast win estimate
 // (ExpertPlayer::Ranked). When some other actions come within `window` of
-// expert's choice, the closest (at most `candidates` in all, expert's choice
-// included) are each played out `trials` times to the end of the game with
-// expert in every seat, on common dice (ai/rollout.h: PlayOut), and master
-// takes the one with the best win share -- leaving expert's choice only for
-// an action whose paired lead over it (same dice) exceeds `z` standard errors.
-// A rival clearly behind expert's choice stops early. Far from the
-// decision's close calls master plays exactly as expert, so it is expert plus
-// one step of policy iteration where that step can matter.
+// the base's choice, the closest (at most `candidates` in all, the base's
+// choice included) are each played out `trials` times to the end of the
+// game with the base in every seat, on common dice (ai/rollout.h: PlayOut),
+// and master takes the one with the best win share -- leaving the base's
+// choice only for an action whose paired lead over it (same dice) exceeds
+// `z` standard errors. A rival clearly behind the base's choice stops early.
+// Far from the decision's close calls master plays exactly as its base, so
+// it is the base plus one step of policy iteration where that step can
+// matter.
 //
 // Deterministic: the rollout dice are keyed by the position (and `seed`), so
 // the same game gives the same decision whatever the thread count, unless a
@@ -40,11 +44,11 @@ inline constexpr int kMaxMasterThreads = 64;
 enum class MasterBase { kExpert, kNeural };
 
 struct MasterParams {
-  MasterBase base = MasterBase::kExpert;
+  MasterBase base = MasterBase::kNeural;
   int64_t trials = 216;   // rollouts per candidate, at most (1..100000)
-  double window = 0.03;   // rivals within this of expert's win estimate are rolled out
-  int candidates = 3;     // at most this many actions rolled out, expert's choice included (2..16)
-  double z = 0.5;         // lead over expert's choice needed to switch, in standard errors
+  double window = 0.03;   // rivals within this of the base's win estimate are rolled out
+  int candidates = 3;     // at most this many actions rolled out, the base's choice included (2..16)
+  double z = 0.5;         // lead over the base's choice needed to switch, in standard errors
   // Rollout threads (1..kMaxMasterThreads); the decision does not depend on
   // it. Inside a parallel loop (penk match --threads T) OpenMP runs the
   // nested region on the calling thread alone.
@@ -52,20 +56,20 @@ struct MasterParams {
   int64_t time_ms = 0;    // per decision, 0: none (then deterministic)
   uint64_t seed = 0;      // mixed into the rollout dice
   // Also roll out the exact solitaire policy's choice, however far behind
-  // expert's estimate puts it (beyond `candidates`).
+  // the base's estimate puts it (beyond `candidates`).
   bool solitaire = true;
 };
 
-// Parses "master" or "master:key=value:...": keys base (expert or neural:
-// the fast player ranked and rolled out), trials, window, cands, z, threads,
-// ms, seed, solitaire (0/1).
+// Parses "master" or "master:key=value:...": keys base (neural, the
+// default, or expert: the fast player ranked and rolled out), trials,
+// window, cands, z, threads, ms, seed, solitaire (0/1).
 absl::StatusOr<MasterParams> ParseMasterName(absl::string_view name);
 
 // What a master player did, for measurements (docs/AI.md).
 struct MasterStats {
   int64_t decisions = 0;  // Decide calls
   int64_t rolled = 0;     // decisions with a rollout
-  int64_t switched = 0;   // of those, where master left expert's choice
+  int64_t switched = 0;   // of those, where master left the base's choice
   int64_t trials = 0;     // games played out in all
 };
 
@@ -82,8 +86,8 @@ class MasterPlayer : public Player {
   void set_cancel(CancelFlag flag) override { cancel_ = std::move(flag); }
 
  private:
-  // The rolled-out choice among `candidates` (expert's first) in `game`;
-  // `values` are expert's estimates of them.
+  // The rolled-out choice among `candidates` (the base's first) in `game`;
+  // `values` are the base's estimates of them.
   Action Choose(const Game& game, const std::vector<Action>& candidates,
                 const std::vector<double>& values);
 
@@ -92,9 +96,9 @@ class MasterPlayer : public Player {
   std::string name_;
   ExpertParams base_params_;
   std::shared_ptr<const NeuralNet> net_;
-  ExpertPlayer expert_;  // the base player (expert, or neural with net_)
+  ExpertPlayer base_;  // the base player (expert, or neural with net_)
   // Players of the rollouts, per thread and seat, kept warm across trials
-  // (expert is deterministic: its caches change no decision).
+  // (the base is deterministic: its caches change no decision).
   std::vector<std::vector<std::unique_ptr<ExpertPlayer>>> seats_;
   MasterStats stats_;
   CancelFlag cancel_;

@@ -136,8 +136,8 @@ typedef struct penk_ranked_win {
 const char* penk_version(void);          /* the project version, e.g. "0.1.0" */
 int penk_api_version(void);              /* PENK_API_VERSION */
 int penk_level_count(void);              /* number of AI levels (hello's "levels") */
-const char* penk_level_name(int index);  /* "random", "solitaire", "greedy", "expert", "master"
-                                            (weakest first); NULL if out of range. Aliases
+const char* penk_level_name(int index);  /* "random", "solitaire", "greedy", "expert", "neural",
+                                            "master" (weakest first); NULL if out of range. Aliases
                                             ("bot", "optimal") are accepted too, not listed */
 const char* penk_status_name(int status);/* "ok", "bad_position", ... */
 /* Message of the last failed call in this thread ("" if none). */

@@ -82,8 +82,8 @@ TEST(CApiInfo, VersionLevelsStatusNames) {
   EXPECT_EQ(penk_api_version(), PENK_API_VERSION);
   ASSERT_EQ(penk_level_count(), 6);  // hello's levels, aliases apart (issue 24), neural (21)
   EXPECT_STREQ(penk_level_name(0), "random");
-  EXPECT_STREQ(penk_level_name(4), "master");
-  EXPECT_STREQ(penk_level_name(5), "neural");  // the strongest (data/ladder.json)
+  EXPECT_STREQ(penk_level_name(4), "neural");
+  EXPECT_STREQ(penk_level_name(5), "master");  // the strongest (data/ladder.json)
   EXPECT_EQ(penk_level_name(-1), nullptr);
   EXPECT_EQ(penk_level_name(penk_level_count()), nullptr);
   EXPECT_STREQ(penk_status_name(PENK_OK), "ok");

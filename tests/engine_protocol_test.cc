@@ -99,7 +99,7 @@ TEST(EngineProtocol, HelloNamesVersionAndLevels) {
   EXPECT_EQ(h["protocol"], kProtocolVersion);
   // One meaning (issue 24): "levels" are the levels, weakest first, one name
   // each; "seats" every name a seat takes, aliases included.
-  EXPECT_EQ(h["levels"], json({"random", "solitaire", "greedy", "expert", "master", "neural"}));
+  EXPECT_EQ(h["levels"], json({"random", "solitaire", "greedy", "expert", "neural", "master"}));
   EXPECT_EQ(h["seats"], json({"human", "bot", "greedy", "random", "solitaire", "optimal",
                               "expert", "neural", "master"}));
   for (size_t i = 0; i < h["level_info"].size(); ++i)

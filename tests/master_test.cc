@@ -14,6 +14,7 @@
 #include "ai/ai_players.h"
 #include "ai/bot.h"
 #include "ai/master.h"
+#include "ai/neural_default.h"
 #include "engine/game.h"
 #include "gtest/gtest.h"
 #include "solver/solitaire_dp.h"
@@ -99,19 +100,25 @@ TEST(MasterTest, DecisionsDoNotDependOnTheThreadCount) {
   EXPECT_GT(one.stats().switched, 0);
 }
 
-TEST(MasterTest, WithNothingToRollOutItIsExpert) {
+TEST(MasterTest, WithNothingToRollOutItIsItsBase) {
   // One candidate (cands=1, no solitaire choice), or no lead ever enough
-  // (z=10): master decides as expert.
+  // (z=10): master decides as its base, neural unless base=expert is named.
   MasterPlayer alone(Tables(), *ParseMasterName("master:cands=1:solitaire=0"));
   MasterPlayer narrow(Tables(), *ParseMasterName("master:window=0:z=10"));
+  MasterPlayer alone_on_expert(Tables(), *ParseMasterName("master:base=expert:cands=1:solitaire=0"));
+  ExpertPlayer neural(Tables(), *ParseNeuralName("neural"), "neural", BuiltInNeuralNet().value());
   ExpertPlayer expert(Tables());
+  int differ = 0;  // positions where the two bases choose differently
   for (uint64_t seed = 1; seed <= 200 / kScale; ++seed) {
     Game game = SeededMidGame(seed);
     if (game.over()) continue;
-    const Action e = expert.Decide(game);
-    EXPECT_EQ(alone.Decide(game), e) << "seed " << seed;
-    EXPECT_EQ(narrow.Decide(game), e) << "seed " << seed;
+    const Action n = neural.Decide(game), e = expert.Decide(game);
+    EXPECT_EQ(alone.Decide(game), n) << "seed " << seed;
+    EXPECT_EQ(narrow.Decide(game), n) << "seed " << seed;
+    EXPECT_EQ(alone_on_expert.Decide(game), e) << "seed " << seed;
+    differ += n != e;
   }
+  EXPECT_GT(differ, 0);  // so that the test tells the bases apart
   EXPECT_EQ(alone.stats().rolled, 0);
   EXPECT_EQ(narrow.stats().switched, 0);
 }
