@@ -240,13 +240,7 @@ export async function createEngine(options = {}) {
 
   return {
     requestLine,
-    // A request object (or its JSON text) in, the reply object out.
-    // Progress messages, as objects, to `onProgress`.
-    async request(request, { onProgress } = {}) {
-      const line = typeof request === 'string' ? request : JSON.stringify(request);
-      const tell = onProgress && ((text) => onProgress(JSON.parse(text)));
-      return JSON.parse(await requestLine(line, { onProgress: tell }));
-    },
+    request: objectRequest(requestLine),
     tables,
     // Builds the spread table (and a target's mean table) beside the value
     // table file `name` of this engine's folder and keeps it; resolves to the
@@ -347,4 +341,15 @@ function storageError(err) {
   return new Error(quota
     ? 'penk-engine: the browser refused storage space for the tables (quota exceeded); free some space or allow this site to store data'
     : `penk-engine: the tables could not be kept in IndexedDB: ${err && (err.message || err)}`);
+}
+
+// An engine's `request` from its `requestLine` (both engines, with threads
+// or without): a request object (or its JSON text) in, the reply object
+// out; progress messages, as objects, to `onProgress`.
+export function objectRequest(requestLine) {
+  return async (request, { onProgress } = {}) => {
+    const line = typeof request === 'string' ? request : JSON.stringify(request);
+    const tell = onProgress && ((text) => onProgress(JSON.parse(text)));
+    return JSON.parse(await requestLine(line, { onProgress: tell }));
+  };
 }

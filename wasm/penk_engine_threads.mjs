@@ -17,6 +17,7 @@
 // order (protocol 2); after it they run side by side and their replies come
 // in completion order, each with its request's id.
 import createPenkThreads from './penk-engine-threads.mjs';
+import { objectRequest } from './penk_engine.mjs';
 
 export async function createThreadedEngine(options = {}) {
   const isNode = typeof process === 'object' && process.versions != null && process.versions.node != null;
@@ -117,13 +118,7 @@ export async function createThreadedEngine(options = {}) {
 
   return {
     requestLine,
-    // A request object (or its JSON text) in, the reply object out.
-    // Progress messages, as objects, to `onProgress`.
-    async request(request, { onProgress } = {}) {
-      const line = typeof request === 'string' ? request : JSON.stringify(request);
-      const tell = onProgress && ((text) => onProgress(JSON.parse(text)));
-      return JSON.parse(await requestLine(line, { onProgress: tell }));
-    },
+    request: objectRequest(requestLine),
     // A line handed over as is, without waiting: its reply and progress
     // messages go to options.onLine, as `penk engine` writes them.
     send(line) {
