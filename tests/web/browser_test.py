@@ -126,6 +126,14 @@ class Page(unittest.TestCase):
         return self.driver.execute_script(
             'const s = JSON.parse(localStorage.getItem("penk.game")); return s ? s.undo_steps : null')
 
+    def set_checked(self, selector, on=True):
+        """A checkbox set to `on`, whatever it was: a setting the page put
+        back from a saved game (applySettings) is not toggled the wrong way."""
+        box = self.el(selector)
+        if box.is_selected() != on:
+            self.click(selector)
+        self.wait_for(lambda d: self.el(selector).is_selected() == on, f'{selector} {"on" if on else "off"}')
+
     def coach_note(self):
         box = self.el('#coach-note')
         return '' if box.get_attribute('hidden') is not None else box.text
@@ -438,7 +446,7 @@ class Page(unittest.TestCase):
 
     def test_advisor_equals_penk_hint(self):
         self.new_game(['human'], 31)
-        self.click('#advisor-on')
+        self.set_checked('#advisor-on')
         for step in range(3):
             s = self.wait_human_or_over()
             self.wait_for(lambda d: len(self.els('#advisor-table tr')) > 1, 'the advisor')
@@ -472,13 +480,13 @@ class Page(unittest.TestCase):
         must list exactly those decisions."""
         seed = 8
         self.new_game(['human', 'greedy'], seed)
-        self.click('#advisor-on')
-        self.click('#coach-on')
+        self.set_checked('#advisor-on')
+        self.set_checked('#coach-on')
         self.el('#coach-threshold').clear()
         self.el('#coach-threshold').send_keys('0')
         # The AI paused while the coach's note on the human's last decision
         # is read (at instant speed greedy's turn would follow at once).
-        self.click('#pause')
+        self.set_checked('#pause')
         replica = Engine(ARGS.penk)
         expected = []  # (round, dice, loss) of each decision that should be flagged
         decisions = 0
@@ -487,11 +495,11 @@ class Page(unittest.TestCase):
             state = replica.call('new_game', players=['human', 'greedy'], seed=seed)
             while True:
                 if state['phase'] != 'over' and state['players'][state['current']]['seat'] != 'human':
-                    self.click('#pause')  # greedy plays its turn
+                    self.set_checked('#pause', False)  # greedy plays its turn
                     while state['phase'] != 'over' and state['players'][state['current']]['seat'] != 'human':
                         state = replica.call('best_action', game=state['game'], apply=True)['state']
                     self.wait_synced(state)
-                    self.click('#pause')
+                    self.set_checked('#pause')
                 self.wait_synced(state)
                 if state['phase'] == 'over':
                     break
@@ -535,7 +543,11 @@ class Page(unittest.TestCase):
                 if state['phase'] == 'over':  # the result lists the flags instead
                     self.assertEqual(shown, '')
                     continue
-                self.assertEqual(shown.startswith('Coach:'), loss > 0, f'coach on {action} losing {loss}: {shown!r}')
+                if shown.startswith('Coach:') != (loss > 0):  # what the page had, to tell why
+                    page = self.driver.execute_script(
+                        'const c = (id) => document.getElementById(id); return {coach: c("coach-on").checked, '
+                        'threshold: c("coach-threshold").value, pause: c("pause").checked, flagged: window.penk.flagged}')
+                    self.fail(f'coach on {action} losing {loss}: {shown!r}; the page: {page}')
                 if loss > 0:
                     self.assertIn(f'loses {loss:.2f} points of win chance', shown)
                     self.assertTrue(self.driver.execute_script(
@@ -733,7 +745,7 @@ class Page(unittest.TestCase):
         """The advisor lists the best 12 options, and every option of `penk
         hint` on asking (show all / show the best 12)."""
         self.new_game(['human'], 31)
-        self.click('#advisor-on')
+        self.set_checked('#advisor-on')
         s = self.wait_human_or_over()
         cli = json.loads(subprocess.run(
             [ARGS.penk, 'hint', '--json', '--roll', s['dice'], '--rerolls', str(s['rerolls_left'])],
@@ -811,7 +823,7 @@ class Page(unittest.TestCase):
         try:
             self.new_game(['human', 'greedy', 'greedy', 'greedy'], 21)
             self.assertEqual(self.driver.execute_script('return window.innerHeight'), 844)
-            self.click('#advisor-on')
+            self.set_checked('#advisor-on')
             self.wait_human_or_over()
             self.wait_for(lambda d: len(self.els('#advisor-table tr.best')) == 1, 'the advisor')
             self.assert_on_first_screen(['#dice', '#reroll', '#stop', '#advisor-table tr.best'], 'keep')
@@ -966,7 +978,7 @@ class Page(unittest.TestCase):
         """A new solitaire game of seed `seed` with the advisor on: its best
         row is `penk hint`'s."""
         self.new_game(['human'], seed)
-        self.click('#advisor-on')
+        self.set_checked('#advisor-on')
         s = self.wait_human_or_over()
         self.wait_for(lambda d: len(self.els('#advisor-table tr')) > 1, 'the advisor')
         self.assert_advisor_best_is_penk_hint(s)
@@ -989,7 +1001,7 @@ class Page(unittest.TestCase):
         if not ARGS.site:
             self.skipTest('the static site only')
         self.new_game(['human'], 8)
-        self.click('#advisor-on')
+        self.set_checked('#advisor-on')
         self.wait_for(lambda d: len(self.els('#advisor-table tr')) > 1, 'the advisor')
         spread = 'solitaire_line-min=3_penk-lines=all.penkspread'
         self.wait_for(lambda d: spread in self.idb_tables(), 'the spread table in IndexedDB', timeout=300)
@@ -1032,7 +1044,7 @@ class Page(unittest.TestCase):
         try:
             self.open()
             self.new_game(['human'], 12)
-            self.click('#advisor-on')
+            self.set_checked('#advisor-on')
             s = self.wait_human_or_over()
             self.wait_for(lambda d: len(self.els('#advisor-table tr')) > 1, 'the advisor')
             self.assertTrue(served(value), 'the value table fetched from the host')
@@ -1130,7 +1142,7 @@ class Page(unittest.TestCase):
         try:
             self.open()
             self.new_game(['human'], 12)
-            self.click('#advisor-on')
+            self.set_checked('#advisor-on')
             self.wait_for(lambda d: len(self.els('#advisor-table tr')) > 1, 'the advisor')
             names = [os.path.basename(f) for f in blocked]
             self.wait_for(lambda d: os.path.basename(spread) in self.idb_tables(), 'the fetched tables kept')
