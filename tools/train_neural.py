@@ -175,6 +175,20 @@ def validation_groups(data, val_idx, n, layout):
     return out
 
 
+def validation_stages(data, val_idx, n, layout):
+    """(first turn, last turn, validation rows) by the turns the mover has
+    played (slot 0's turns / 15 in layout 1): 0-2, 3-5, 6-8, 9 and more."""
+    if layout != 1:
+        return []
+    turns = np.rint(data[val_idx, 54] * 15).astype(np.int64)
+    out = []
+    for first, last in ((0, 2), (3, 5), (6, 8), (9, 99)):
+        mask = (turns >= first) & (turns <= last)
+        if mask.any():
+            out.append((first, last, val_idx[mask]))
+    return out
+
+
 def fnv1a64(data, h=FNV_OFFSET):
     for b in data:
         h = ((h ^ b) * FNV_PRIME) & MASK64
@@ -191,6 +205,104 @@ def net_bytes(model, layout):
                                      l1.out_features, l2.out_features, OUTPUTS, floats, 0)
     checksum = fnv1a64(payload, fnv1a64(header))
     return header[:40] + struct.pack("<Q", checksum) + payload
+
+
+def read_net(path, layout, n, torch):
+    """The model of a net file (ai/neural_net.h), checked as the C++ loader
+    checks it: magic, version, outputs, sizes, payload count, exact size,
+    checksum, and the data's feature layout and input count."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError as e:
+        raise Refused(f"{path}: cannot read: {e.strerror}")
+    if len(raw) < NET_HEADER or raw[:8] != NET_MAGIC:
+        raise Refused(f"{path}: not a PENK net file (its first bytes are not PENKNET1)")
+    version, net_layout, inputs, h1, h2, outputs, floats, checksum = struct.unpack("<IIIIIIQQ", raw[8:NET_HEADER])
+    if version != NET_VERSION or outputs != OUTPUTS:
+        raise Refused(f"{path}: net format version {version} with {outputs} outputs, "
+                      f"this trainer reads version {NET_VERSION} with {OUTPUTS}")
+    if not all(1 <= v <= MAX_UNITS for v in (inputs, h1, h2)):
+        raise Refused(f"{path}: sizes {inputs}, {h1}, {h2}, expected 1..{MAX_UNITS} each")
+    want = h1 * inputs + h1 + h2 * h1 + h2 + OUTPUTS * h2 + OUTPUTS
+    if floats != want or len(raw) != NET_HEADER + 4 * want:
+        raise Refused(f"{path}: {len(raw)} bytes, the sizes say {NET_HEADER + 4 * want}")
+    if fnv1a64(raw[NET_HEADER:], fnv1a64(raw[:40] + bytes(8))) != checksum:
+        raise Refused(f"{path}: checksum mismatch (corrupt file)")
+    if (net_layout, inputs) != (layout, n):
+        raise Refused(f"{path}: feature layout {net_layout} with {inputs} inputs, "
+                      f"the data have layout {layout} with {n}")
+    w = np.frombuffer(raw, dtype="<f4", offset=NET_HEADER).astype(np.float32)
+    model = torch.nn.Sequential(
+        torch.nn.Linear(inputs, h1), torch.nn.ReLU(),
+        torch.nn.Linear(h1, h2), torch.nn.ReLU(),
+        torch.nn.Linear(h2, OUTPUTS))
+    at = 0
+    with torch.no_grad():
+        for layer in (model[0], model[2], model[4]):
+            for p in (layer.weight, layer.bias):
+                p.copy_(torch.from_numpy(w[at:at + p.numel()].reshape(p.shape)))
+                at += p.numel()
+    model.eval()
+    return model
+
+
+def slot_seats(data, n):
+    """Per row, the absolute seat of each slot (slot i is seat (mover + i)
+    mod players, ai/neural_features.h), -1 for absent slots."""
+    mover = np.argmax(data[:, n - 10 + 6:n - 10 + 10], axis=1)
+    players = data[:, n + 8].astype(np.int64)
+    i = np.arange(4)[None, :]
+    return np.where(i < players[:, None], (mover[:, None] + i) % players[:, None], -1)
+
+
+def td_targets(data, n, file_of, model, lam, torch):
+    """Training targets (win shares, scores / 50 by slot) that are the
+    lambda-returns of `model`'s outputs along each game (TD(lambda), as
+    TD-Gammon): G_t = (1 - lambda) V(t+1) + lambda G(t+1), and the outcome
+    after a game's last position. lambda 1 is the outcome itself. Rows of a
+    game are consecutive and in order of play (ai/selfplay.cc), and the
+    values of one position are moved from its slots to the next position's
+    through the seats."""
+    rows = len(data)
+    value = np.zeros((rows, 8), dtype=np.float32)  # slot-indexed: win shares, scores / 50
+    with torch.no_grad():
+        for s in range(0, rows, 65536):
+            b = torch.from_numpy(data[s:s + 65536])
+            present = torch.arange(4)[None, :] < b[:, n + 8:n + 9]
+            out = model(b[:, :n])
+            value[s:s + len(b), :4] = torch.softmax(out[:, :4].masked_fill(~present, float("-inf")), 1) \
+                .masked_fill(~present, 0.0).numpy()
+            value[s:s + len(b), 4:] = out[:, 4:].masked_fill(~present, 0.0).numpy()
+    seats = slot_seats(data, n)
+    at = np.arange(rows)
+
+    def by_seat(slotted):  # (rows, 8) by slot -> by seat; absent seats stay 0
+        out = np.zeros_like(slotted)
+        for i in range(4):
+            rr = np.flatnonzero(seats[:, i] >= 0)
+            for half in (0, 4):
+                out[rr, half + seats[rr, i]] = slotted[rr, half + i]
+        return out
+
+    outcome = by_seat(np.concatenate([data[:, n:n + 4], data[:, n + 4:n + 8] / SCORE_SCALE], axis=1))
+    value = by_seat(value)
+    games = data[:, n + 9].astype(np.int64)
+    last = np.ones(rows, dtype=bool)
+    last[:-1] = (games[1:] != games[:-1]) | (file_of[1:] != file_of[:-1])
+    # Each row's steps to its game's last row: one vector step per depth.
+    ends = np.flatnonzero(last)
+    depth = ends[np.searchsorted(ends, np.arange(rows))] - np.arange(rows)
+    target = outcome.copy()
+    for d in range(1, int(depth.max()) + 1):
+        t = np.flatnonzero(depth == d)
+        target[t] = (1 - lam) * value[t + 1] + lam * target[t + 1]
+    out = np.zeros((rows, 8), dtype=np.float32)
+    for i in range(4):
+        rr = np.flatnonzero(seats[:, i] >= 0)
+        for half in (0, 4):
+            out[rr, half + i] = target[rr, half + seats[rr, i]]
+    return out
 
 
 def write_file(path, data):
@@ -223,6 +335,11 @@ def main(argv):
                    help="train (and validate) on the positions of these player counts only: a net of its own")
     p.add_argument("--variant", choices=("rows", "columns"),
                    help="only the positions of this penk-lines variant (R4.3): a net of its own")
+    p.add_argument("--bootstrap", metavar="NET",
+                   help="train towards the lambda-returns of this net's outputs along each game (TD(lambda)) "
+                        "instead of the outcome; validation stays on outcomes")
+    p.add_argument("--lambda", dest="lam", type=float, default=1.0,
+                   help="TD(lambda)'s lambda with --bootstrap (1: the outcome, 0: the next position's value)")
     a = p.parse_args(argv[1:])
     command = shlex.join([sys.executable] + argv)
     for name in ("epochs", "threads", "batch"):
@@ -233,6 +350,10 @@ def main(argv):
             raise Refused(f"--{name} must be 1..{MAX_UNITS}")
     if not 1 <= a.val_percent <= 50:
         raise Refused("--val-percent must be 1..50")
+    if not 0 <= a.lam <= 1:
+        raise Refused("--lambda must be 0..1")
+    if a.lam < 1 and not a.bootstrap:
+        raise Refused("--lambda below 1 needs --bootstrap NET (the net whose values are the targets)")
 
     # Idle OpenMP threads sleep instead of spinning: on a machine whose cores
     # are busy with other work, spinning made 2 threads 4x slower than 1
@@ -263,6 +384,15 @@ def main(argv):
     if val.all():
         raise Refused(f"{a.data[0]}: one game only; training needs at least two")
     train_idx, val_idx = np.flatnonzero(~val), np.flatnonzero(val)
+    # Training targets: the outcomes (win shares, scores / 50 by slot), or
+    # their lambda-returns along each game under the bootstrap net.
+    if a.bootstrap:
+        t = time.time()
+        targets = td_targets(data, n, file_of, read_net(a.bootstrap, layout, n, torch), a.lam, torch)
+        print(f"train_neural: TD({a.lam:g}) targets from {a.bootstrap} in {time.time() - t:.1f} s",
+              file=sys.stderr)
+    else:
+        targets = None
     n_games = len(np.unique(file_of * (1 << 40) + games.astype(np.int64)))
     print(f"train_neural: {len(data)} rows of {n} features (layout {layout}), {n_games} games; "
           f"{len(train_idx)} training, {len(val_idx)} validation rows; loaded in {time.time() - t0:.1f} s",
@@ -280,6 +410,13 @@ def main(argv):
         b = torch.from_numpy(rows)
         present = slots[None, :] < b[:, n + 8:n + 9]
         return b[:, :n], b[:, n:n + 4], b[:, n + 4:n + 8] / SCORE_SCALE, present
+
+    def training_batch(idx):
+        x, win, score, present = batch(data[idx])
+        if targets is not None:
+            t = torch.from_numpy(targets[idx])
+            win, score = t[:, :4], t[:, 4:]
+        return x, win, score, present
 
     def losses(x, win, score, present):
         """Per row: the cross-entropy of the win shares, the score MSE, the
@@ -315,7 +452,7 @@ def main(argv):
         order = train_idx[rng.permutation(len(train_idx))]
         total = 0.0
         for s in range(0, len(order), a.batch):
-            x, win, score, present = batch(data[order[s:s + a.batch]])
+            x, win, score, present = training_batch(order[s:s + a.batch])
             ce, mse, _, _ = losses(x, win, score, present)
             loss = ce.mean() + a.score_weight * mse.mean()
             opt.zero_grad()
@@ -339,11 +476,20 @@ def main(argv):
                        "val_logloss": logloss, "val_brier": brier, "val_score_mae": mae})
         print(f"validation, {players} players, {variant}: {len(rows)} positions, log loss {logloss:.5f}, "
               f"Brier {brier:.5f}, score MAE {mae:.2f} points", file=sys.stderr)
+    # And by the stage of the game (the turns the mover has played), where
+    # late positions are few and decide more.
+    stages = []
+    for first, last, rows in validation_stages(data, val_idx, n, layout):
+        logloss, brier, mae = evaluate(rows)
+        stages.append({"turns": [first, last], "positions": int(len(rows)),
+                       "val_logloss": logloss, "val_brier": brier, "val_score_mae": mae})
+        print(f"validation, turns {first}-{last}: {len(rows)} positions, log loss {logloss:.5f}, "
+              f"Brier {brier:.5f}, score MAE {mae:.2f} points", file=sys.stderr)
     model.eval()
     write_file(a.out, net_bytes(model, layout))
     if a.curve:
         write_file(a.curve, json.dumps({
-            "epochs": curve, "groups": groups, "seed": a.seed, "rows": int(len(data)),
+            "epochs": curve, "groups": groups, "stages": stages, "seed": a.seed, "rows": int(len(data)),
             "games": int(n_games), "data": a.data, "command": command}, indent=1).encode() + b"\n")
     if a.check:
         write_file(a.check, json.dumps(check_positions(model, data, val_idx, n, layout, rng, torch)).encode() + b"\n")

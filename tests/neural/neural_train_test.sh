@@ -2,6 +2,7 @@
 # Inference equals trainer (issue 21): tools/train_neural.py trains one epoch
 # on a small random self-play file, then `penk neural check NET --against
 # CHECK` must find the C++ forward pass within 1e-5 of torch's outputs. Also:
+# TD(lambda) targets equal a plain loop (td_targets_test.py),
 # a killed writer's file (row count 0, a partial last row) trains, a file of
 # another layout is refused with exit 2, the curve draws, and a net of its
 # own for one player count and variant is validated on the positions the
@@ -27,6 +28,13 @@ grep -q '</svg>' curve.svg
 "$py" "$src/tools/train_neural.py" --data a.penkself b.penkself --out again.penknet \
   --seed 1 --epochs 1 --threads 2 2>/dev/null
 cmp net.penknet again.penknet
+# TD(lambda) targets: equal to a plain loop over each game; a run on them
+# bootstraps from the net above and writes a net the C++ side reads alike.
+"$py" "$src/tests/neural/td_targets_test.py" "$src"
+"$py" "$src/tools/train_neural.py" --data a.penkself b.penkself --out td.penknet --check td.json \
+  --seed 1 --epochs 1 --threads 2 --bootstrap net.penknet --lambda 0.7 2>td.txt
+grep -q 'TD(0.7) targets from net.penknet' td.txt
+"$penk" neural check td.penknet --against td.json
 # A net of its own for one group (--players, --variant) is validated on the
 # same positions as the shared net's breakdown reports for that group.
 "$py" "$src/tools/train_neural.py" --data a.penkself b.penkself --out own.penknet \
@@ -34,7 +42,7 @@ cmp net.penknet again.penknet
 shared=$("$py" -c 'import json, sys
 g = [g for g in json.load(open("curve.json"))["groups"] if (g["players"], g["variant"]) == (2, "columns")]
 print(g[0]["positions"])')
-[ "$(grep -c '^validation, ' own.txt)" -eq 1 ] || { echo "expected one validation group:"; cat own.txt; exit 1; }
+[ "$(grep -c '^validation, [234] players' own.txt)" -eq 1 ] || { echo "expected one validation group:"; cat own.txt; exit 1; }
 grep -q "^validation, 2 players, columns: $shared positions" own.txt ||
   { echo "expected the shared net's $shared positions of 2 players, columns:"; cat own.txt; exit 1; }
 "$penk" neural check own.penknet
