@@ -29,6 +29,10 @@ struct Sums {
   Pentanomial penta{};
 };
 
+std::shared_ptr<const NeuralNet> NetOf(const MatchOptions& o, int player) {
+  return player < static_cast<int>(o.nets.size()) ? o.nets[player] : nullptr;
+}
+
 }  // namespace
 
 absl::StatusOr<DealResult> PlayDeal(const MatchOptions& o, int64_t deal,
@@ -47,7 +51,7 @@ absl::StatusOr<DealResult> PlayDeal(const MatchOptions& o, int64_t deal,
         const int p = (s + g) % n;
         absl::StatusOr<std::unique_ptr<Player>> bot =
             MakeBot(o.players[p], o.rules, MixBits(key ^ (0x51ed27ULL * (g * kMaxPlayers + p + 1))),
-                    o.tables);
+                    o.tables, NetOf(o, p));
         if (!bot.ok()) return bot.status();
         seats[s] = *std::move(bot);
       }
@@ -102,8 +106,11 @@ absl::StatusOr<MatchResult> RunMatch(const MatchOptions& o) {
     if (!(b.alpha > 0 && b.alpha < 0.5 && b.beta > 0 && b.beta < 0.5))
       return absl::InvalidArgumentError("the SPRT's alpha and beta must be in (0, 0.5)");
   }
-  for (const std::string& name : o.players) {  // names checked before any game
-    absl::StatusOr<std::unique_ptr<Player>> bot = MakeBot(name, o.rules, 0, o.tables);
+  if (o.nets.size() > o.players.size())
+    return absl::InvalidArgumentError(absl::StrCat(
+        "nets are given for ", o.nets.size(), " players; the match has ", n));
+  for (int p = 0; p < n; ++p) {  // names checked before any game
+    absl::StatusOr<std::unique_ptr<Player>> bot = MakeBot(o.players[p], o.rules, 0, o.tables, NetOf(o, p));
     if (!bot.ok()) return bot.status();
   }
   const int64_t total = (o.games + n - 1) / n;

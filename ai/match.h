@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "ai/neural_net.h"
 #include "ai/sprt.h"
 #include "engine/game.h"
 #include "engine/rules.h"
@@ -42,6 +43,9 @@ struct MatchOptions {
   Rules rules;
   std::optional<SprtBounds> sprt;    // two players only; stops at H0 or H1
   std::shared_ptr<TableCache> tables;
+  // Per player (report order), the net a player that uses one evaluates
+  // with; absent or null: the built-in net. Lets two nets meet in a match.
+  std::vector<std::shared_ptr<const NeuralNet>> nets;
   // Called from the calling thread after each block: deals folded so far,
   // deals planned, and the LLR so far (0 without an SPRT).
   std::function<void(int64_t deals, int64_t total, double llr)> progress;

@@ -471,7 +471,9 @@ TEST(MatchCli, JsonHasTheShapeOfTheIssueAndAgreesWithTheLibrary) {
   for (const char* bad : {"match greedy", "match greedy wizard", "match greedy random --games 0",
                           "match greedy random --threads 0", "match greedy random --sprt elo0=5",
                           "match greedy random --sprt elo0=5,elo1=0",
-                          "match greedy random --sprt elo0=0,elo1=5,gamma=1"}) {
+                          "match greedy random --sprt elo0=0,elo1=5,gamma=1",
+                          "match greedy neural --net 3=x.penknet", "match greedy neural --net 2",
+                          "match greedy neural --net 0=x.penknet"}) {
     Penk(bad, &code);
     EXPECT_EQ(code, 2) << bad;
   }

@@ -15,6 +15,7 @@
 #include "ai/ai_players.h"
 #include "ai/bot.h"
 #include "ai/master.h"
+#include "ai/match.h"
 #include "ai/neural_default.h"
 #include "ai/neural_features.h"
 #include "ai/selfplay.h"
@@ -328,6 +329,50 @@ TEST(MasterBase, BaseIsAFastPlayersName) {
   ASSERT_TRUE(bot.ok()) << bot.status();
   Game game = *Game::Create(2, Rules{}, 4);
   for (int i = 0; i < 12 && !game.over(); ++i) ASSERT_TRUE(PlayDecision(game, **bot).ok());
+}
+
+// `penk match --net P=FILE`: each player evaluates with its own net. The
+// built-in net given explicitly plays the very games of no net given; a net
+// that knows nothing (every output 0: all positions even) plays others, and
+// loses to the built-in one.
+TEST(NeuralMatch, EachPlayerPlaysWithItsOwnNet) {
+  MatchOptions o;
+  o.players = {"neural", "neural"};
+  o.games = 40;
+  o.seed = 3;
+  o.threads = 2;
+  o.tables = Tables();
+  absl::StatusOr<MatchResult> plain = RunMatch(o);
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  o.nets = {nullptr, Net()};
+  absl::StatusOr<MatchResult> same = RunMatch(o);
+  ASSERT_TRUE(same.ok()) << same.status();
+  EXPECT_EQ(same->pentanomial, plain->pentanomial);
+  EXPECT_DOUBLE_EQ(same->players[1].mean_score, plain->players[1].mean_score);
+
+  NeuralWeights blank;
+  blank.layout = kFeatureLayout;
+  blank.inputs = kFeatureCount;
+  blank.hidden1 = blank.hidden2 = 2;
+  blank.w1.assign(2 * kFeatureCount, 0.0f);
+  blank.b1.assign(2, 0.0f);
+  blank.w2.assign(4, 0.0f);
+  blank.b2.assign(2, 0.0f);
+  blank.w3.assign(2 * kNeuralOutputs, 0.0f);
+  blank.b3.assign(kNeuralOutputs, 0.0f);
+  absl::StatusOr<std::string> bytes = EncodeNeuralNet(blank);
+  ASSERT_TRUE(bytes.ok()) << bytes.status();
+  absl::StatusOr<NeuralNet> knows_nothing =
+      NeuralNet::Parse(*bytes, "a blank net", kFeatureLayout, kFeatureCount);
+  ASSERT_TRUE(knows_nothing.ok()) << knows_nothing.status();
+  o.nets = {nullptr, std::make_shared<const NeuralNet>(*knows_nothing)};
+  absl::StatusOr<MatchResult> other = RunMatch(o);
+  ASSERT_TRUE(other.ok()) << other.status();
+  EXPECT_NE(other->players[1].mean_score, plain->players[1].mean_score);
+  EXPECT_GT(other->players[0].win_rate, 0.5);
+
+  o.nets = {nullptr, nullptr, Net()};  // more nets than players
+  EXPECT_FALSE(RunMatch(o).ok());
 }
 
 }  // namespace

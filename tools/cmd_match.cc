@@ -1,7 +1,7 @@
 // `penk match`: a duplicate match between AI players (issue 11, ai/match.h).
 //
 //   penk match A B [C D] --games N [--sprt elo0=E0,elo1=E1[,alpha=a,beta=b]]
-//              [--seed S] [--threads T] [--json] [--rules ...]
+//              [--seed S] [--threads T] [--net P=FILE ...] [--json] [--rules ...]
 //
 // Each deal is played once per seat rotation with the same dice per seat
 // position. Per player: win share (k tied winners: 1/k each) with its 95% interval from the
@@ -24,6 +24,8 @@
 #include "ai/ai_players.h"
 #include "ai/bot.h"
 #include "ai/match.h"
+#include "ai/neural_features.h"
+#include "ai/neural_net.h"
 #include "engine/quoted_input.h"
 #include "solver/table_cache.h"
 #include "nlohmann/json.hpp"
@@ -35,7 +37,7 @@ namespace penk::cli {
 namespace {
 
 struct MatchArgs {
-  std::vector<std::string> players;
+  std::vector<std::string> players, nets;
   std::string sprt, rules;
   int64_t games = 1000;
   uint64_t seed = 1;
@@ -95,6 +97,23 @@ void RunMatchCommand(const MatchArgs& a) {
   o.threads = a.threads;
   o.rules = OrFail(ParseRules(a.rules));
   o.tables = CommandTableCache(a.table_cache_mb);
+  // "--net P=FILE": player P (1-based, in the list's order) evaluates with
+  // FILE; its name in the report says which file.
+  std::vector<std::string> net_files(o.players.size());
+  for (const std::string& spec : a.nets) {
+    std::vector<std::string> kv = absl::StrSplit(spec, absl::MaxSplits('=', 1));
+    int p = 0;
+    if (kv.size() != 2 || !absl::SimpleAtoi(kv[0], &p) || p < 1 ||
+        p > static_cast<int>(o.players.size()) || kv[1].empty())
+      throw UsageError{absl::StrCat("--net takes P=FILE, P a player's place in the list (1..",
+                                    o.players.size(), "); got ", QuotedInput(spec))};
+    if (!net_files[p - 1].empty())
+      throw UsageError{absl::StrCat("--net: player ", p, " is given two nets")};
+    net_files[p - 1] = kv[1];
+    o.nets.resize(o.players.size());
+    o.nets[p - 1] = std::make_shared<const NeuralNet>(
+        OrFail(NeuralNet::Load(kv[1], kFeatureLayout, kFeatureCount)));
+  }
   for (const std::string& name : o.players)  // load the first table before the clock starts
     if (BotNeedsTables(name)) {
       OrFail(o.tables->Get(TableKey{o.rules, 0, "", {}}).status());
@@ -109,6 +128,8 @@ void RunMatchCommand(const MatchArgs& a) {
                            : "");
   };
   MatchResult r = OrFail(RunMatch(o));
+  for (size_t p = 0; p < r.players.size(); ++p)
+    if (!net_files[p].empty()) r.players[p].name += absl::StrCat(" [", net_files[p], "]");
   // An SPRT may stop before the last deal: the line is ended here.
   progress.Update(r.deals, r.deals);
   const double secs =
@@ -191,6 +212,9 @@ void RegisterMatch(CLI::App& app) {
   m->add_option("--threads", args->threads,
                 absl::StrCat("OpenMP threads across deals, 1..", kMaxMatchThreads))
       ->default_val(1);
+  m->add_option("--net", args->nets,
+                "P=FILE: player P (1-based, in the list's order) evaluates with the net FILE "
+                "instead of the built-in one (neural, master on neural); repeatable");
   m->add_flag("--json", args->json, "one JSON object instead of a table");
   AddRulesOption(m, &args->rules);
   AddTableCacheOption(m, &args->table_cache_mb);
