@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Discrimination of the neural player's win chances (issue 21 item 6).
 
-On positions of real games of `neural` in every seat (seeded, played by
-`penk engine`), the hint's fast figure for each of the best `--candidates`
+On positions of real games of `neural` in every seat (the 18 listed in
+docs/AI.md, or with --from-games new seeded games played by `penk
+engine`), the hint's fast figure for each of the best `--candidates`
 markings is compared with a rollout of `--trials` games per candidate, the
 neural player in every seat (`penk hint --rollouts N --policy neural`): the
 fast figure should lie within the rollout's 95% interval. The issue's two
 positions come first. Prints a Markdown table (docs/AI.md) and a summary.
 
-    python3 tools/neural_rollout_check.py build/penk [--trials 2000] [--candidates 3]
+    python3 tools/neural_rollout_check.py build/penk [--trials 2000] [--candidates 3] [--from-games]
 """
 import argparse
 import json
@@ -25,6 +26,38 @@ ISSUE_POSITIONS = [
     ('...../...../...../...../.....', ['...../...../...../...../.....', 'ooo../...../...../...../.....'],
      '44455J', 2, 0, False),
     ('...../...../...../...../.....', ['...../...../...../...../.....'], '11335J', 1, 0, False),
+]
+
+
+# The 18 positions of real games listed in docs/AI.md (marking decisions of
+# seeded games of neural on the first committed net, drawn by
+# game_positions below on 2026-12-03): fixed, so that nets are compared on
+# the same positions (the games a new net plays are other games).
+LISTED_POSITIONS = [
+    ('ooooo/...../...../....o/.....', ['oxxxo/o.o.o/...../.o.../.....'], '2223JJ', 1, 2, False),
+    ('o.oo./o.o.o/ooo../...../.....', ['.o.oo/...../...../o..../oo...'], '1225JJ', 1, 3, False),
+    ('oxooo/xxxxx/...../ooo.o/.....', ['xoxxo/ooooo/..oo./.o.../.....', 'ooooo/xxxxx/o..../....o/o....'],
+     '2444JJ', 1, 4, False),
+    ('ooooo/oxoxx/ooooo/...../.....', ['xoxox/ooooo/xxoxx/....o/...o.'], '12445J', 1, 5, False),
+    ('ooooo/xxxxo/.o.o./oooo./.....', ['xoxxx/ooooo/o.o.o/.o.../....o'], '115555', 1, 6, False),
+    ('ooooo/xxxxo/o..oo/.oo../..o.o', ['oxooo/oooxo/xoooo/oo.../x....', 'xoooo/ooooo/.o.oo/.ooo./.....'],
+     '1335JJ', 1, 7, False),
+    ('...o./...../...../...../....o', ['.o.../o..../.o.../...../.....'], '13355J', 1, 1, False),
+    ('o.o../.o.../...o./.o.../.....', ['..oo./....o/...o./...../.o...'], '23444J', 1, 2, False),
+    ('ooooo/o..../o..o./...../.....', ['xooxx/ooo.o/.o.../....o/.....', 'xoooo/.ooo./...../.o.o./.....'],
+     '22334J', 1, 3, False),
+    ('ooooo/oooo./...../oo.../.....', ['xoxxo/..o../...../...oo/oo...'], '333355', 1, 4, False),
+    ('ooooo/oxoox/...../ooo../.....', ['oxxoo/ooooo/...o./..ooo/.....'], '122244', 1, 5, False),
+    ('oxxox/ooooo/.o.o./oo.o./.....', ['oxooo/oxoxx/.o.oo/o.oo./.....', 'ooooo/xxxxx/...o./o..o./..o.o'],
+     '11155J', 1, 6, False),
+    ('xxoxx/ooooo/ooo../xooo./x....', ['ooooo/oxxxx/o..oo/o.oo./o....'], '355JJJ', 1, 7, False),
+    ('..o../....o/o..../...../.....', ['o...o/...../...../..o../.....'], '11245J', 1, 1, False),
+    ('ooxoo/...../...../..oo./.....', ['oxooo/...../..o../o..../.....', 'ooooo/...../...../....o/.....'],
+     '2224JJ', 1, 2, False),
+    ('ooooo/.o..o/...o./o..../.....', ['xooox/o.o.o/.o.../.o.../.....'], '11344J', 1, 3, False),
+    ('oooox/.oooo/.o.../o...o/.....', ['ooooo/oo.../..o../o.oo./.....'], '122223', 1, 4, False),
+    ('ooxxo/ooooo/.o.oo/.o.../.....', ['oooxo/oxoxx/ooo../..oo./.....', 'ooooo/xxxxx/.oo../.ooo./.....'],
+     '1133JJ', 1, 5, False),
 ]
 
 
@@ -57,8 +90,12 @@ def main():
     ap.add_argument('--candidates', type=int, default=3)
     ap.add_argument('--positions', type=int, default=20)
     ap.add_argument('--threads', type=int, default=2)
+    ap.add_argument('--from-games', action='store_true',
+                    help='draw the positions from new seeded games of this build instead of the listed ones')
     a = ap.parse_args()
-    positions = ISSUE_POSITIONS + game_positions(a.penk, a.positions - len(ISSUE_POSITIONS))
+    count = a.positions - len(ISSUE_POSITIONS)
+    drawn = game_positions(a.penk, count) if a.from_games else LISTED_POSITIONS[:count]
+    positions = ISSUE_POSITIONS + drawn
     print('| # | sheet | opponents | roll | seat | turn | action | neural | rollout (95%) | within |')
     print('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |')
     inside = total = 0
