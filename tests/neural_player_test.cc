@@ -365,11 +365,15 @@ TEST(NeuralMatch, EachPlayerPlaysWithItsOwnNet) {
   absl::StatusOr<NeuralNet> knows_nothing =
       NeuralNet::Parse(*bytes, "a blank net", kFeatureLayout, kFeatureCount);
   ASSERT_TRUE(knows_nothing.ok()) << knows_nothing.status();
+  // A blank net still plays expert's exact search and last round, so it is
+  // only about 100 Elo weaker (63.9% [59.6, 68.2] over these 400 games with
+  // the net of 2026-12-05): 40 games could not tell (48.75% once).
   o.nets = {nullptr, std::make_shared<const NeuralNet>(*knows_nothing)};
+  o.games = 400;
   absl::StatusOr<MatchResult> other = RunMatch(o);
   ASSERT_TRUE(other.ok()) << other.status();
   EXPECT_NE(other->players[1].mean_score, plain->players[1].mean_score);
-  EXPECT_GT(other->players[0].win_rate, 0.5);
+  EXPECT_GT(other->players[0].win_rate, 0.55);
 
   o.nets = {nullptr, nullptr, Net()};  // more nets than players
   EXPECT_FALSE(RunMatch(o).ok());
