@@ -432,6 +432,8 @@ absl::StatusOr<CalibrationResult> RunCalibration(const CalibrationOptions& o) {
   out.neural_score = neural_score.Table();
   out.neural_score_fit = neural_score_fit.Fit();
   out.neural_score_fit_positions = neural_score_fit.positions();
+  if (absl::StatusOr<std::shared_ptr<const NeuralNet>> net = NetFor(nullptr, o.rules); net.ok())
+    out.net_checksum = (*net)->checksum();
   out.raw = raw.Table();
   out.calibrated = calibrated.Table();
   for (int p = 0; p < 3; ++p) out.calibrated_by_players[p] = by_players[p].Table();

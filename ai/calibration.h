@@ -191,6 +191,7 @@ struct CalibrationResult {
   ScoreTable neural_score;  // through the score map (FittedNeuralScoreCalibration), as shown
   std::array<ScoreMap, 3> neural_score_fit;  // fitted on the net's score at the markings taken
   int64_t neural_score_fit_positions = 0;
+  uint64_t net_checksum = 0;  // the net whose figures these are (0: the rules have none)
   ReliabilityTable raw;          // the raw fast estimate
   ReliabilityTable calibrated;   // CalibratedWin of it (FittedCalibration())
   std::array<ReliabilityTable, 3> calibrated_by_players;  // 2, 3, 4 players

@@ -2,7 +2,9 @@
 
 #include <tuple>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "ai/embedded_data.h"
 #include "engine/rules.h"
@@ -61,6 +63,19 @@ absl::StatusOr<int64_t> PositionCount(const json& j, const char* key, absl::stri
   return j[key].get<int64_t>();
 }
 
+// A net's checksum as `penk neural check` prints it: 16 hex digits.
+std::string NetChecksumText(uint64_t checksum) { return absl::StrFormat("%016x", checksum); }
+
+absl::StatusOr<uint64_t> NetChecksum(const json& j, const char* key, absl::string_view file) {
+  uint64_t value = 0;
+  if (!j.contains(key) || !j[key].is_string() || j[key].get<std::string>().size() != 16 ||
+      !absl::SimpleHexAtoi(j[key].get<std::string>(), &value))
+    return DataError(file, key,
+                     "missing, or not the 16 hex digits of the checksum of the net fitted "
+                     "(penk neural check prints it)");
+  return value;
+}
+
 template <typename Map>
 json MapsJson(const std::array<Map, 3>& maps) {
   json out = json::array();
@@ -77,7 +92,7 @@ absl::StatusOr<CalibrationData> ParseCalibrationData(absl::string_view text, abs
   for (const auto& [key, value] : j.items())
     if (key != "what" && key != "estimate" && key != "features" && key != "rules" &&
         key != "maps" && key != "positions" && key != "source" && key != "score_features" &&
-        key != "score_maps" && key != "score_positions")
+        key != "score_maps" && key != "score_positions" && key != "net")
       return DataError(file, key, "unknown key");
   json features = json::array();
   for (const char* f : kCalibrationFeatureNames) features.push_back(f);
@@ -111,6 +126,13 @@ absl::StatusOr<CalibrationData> ParseCalibrationData(absl::string_view text, abs
     absl::StatusOr<int64_t> n = PositionCount(j, "score_positions", file);
     if (!n.ok()) return n.status();
     d.score_positions = *n;
+  }
+  if (d.estimate == CalibratedEstimate::kNeural) {
+    absl::StatusOr<uint64_t> net = NetChecksum(j, "net", file);
+    if (!net.ok()) return net.status();
+    d.net_checksum = *net;
+  } else if (j.contains("net")) {
+    return DataError(file, "net", "only the neural figure is fitted for a net");
   }
   absl::StatusOr<int64_t> positions = PositionCount(j, "positions", file);
   if (!positions.ok()) return positions.status();
@@ -149,6 +171,9 @@ absl::StatusOr<CalibrationData> CalibrationDataOfRun(absl::string_view run_json,
     absl::StatusOr<int64_t> n = PositionCount(j, "neural_score_fit_positions", file);
     if (!n.ok()) return n.status();
     d.score_positions = *n;
+    absl::StatusOr<uint64_t> net = NetChecksum(j, "net", file);
+    if (!net.ok()) return net.status();
+    d.net_checksum = *net;
   }
   if (!j.contains("raw") || !j["raw"].is_object() || !j["raw"].contains("positions") ||
       !j["raw"]["positions"].is_number_integer())
@@ -203,6 +228,7 @@ std::string CalibrationDataJson(const CalibrationData& d) {
     j["score_maps"] = MapsJson(d.score_maps);
     j["score_positions"] = d.score_positions;
   }
+  if (neural) j["net"] = NetChecksumText(d.net_checksum);
   j["source"] = DataSourceJson(d.source);
   return j.dump(2) + "\n";
 }

@@ -40,6 +40,11 @@ struct CalibrationData {
   // in a file without one.
   std::array<ScoreMap, 3> score_maps{};
   int64_t score_positions = 0;
+  // The neural figure only: the checksum of the net whose figures were
+  // fitted (ai/neural_net.h), so that a map is never applied to another
+  // net's figures unnoticed (tests/measured_data_test.cc holds it to the
+  // built-in net). 0 in expert's file.
+  uint64_t net_checksum = 0;
   DataSource source;                   // the `penk calibrate` run
 };
 

@@ -18,6 +18,7 @@
 #include "ai/calibration_map.h"
 #include "ai/embedded_data.h"
 #include "ai/ladder.h"
+#include "ai/neural_default.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -171,6 +172,7 @@ TEST(MeasuredData, DamagedCalibrationIsRefused) {
       {"other features", [](json& j) { j["features"][2] = "turns"; }, "features: must be"},
       {"no positions", [](json& j) { j.erase("positions"); }, "positions"},
       {"other rules", [](json& j) { j["rules"] = "line-min=3,penk-lines=columns"; }, "rules"},
+      {"a net in expert's file", [](json& j) { j["net"] = "0123456789abcdef"; }, "only the neural figure"},
   };
   for (const Damage& d : damages) {
     json j = good;
@@ -190,6 +192,9 @@ TEST(MeasuredData, DamagedCalibrationIsRefused) {
       {"no score positions", [](json& j) { j.erase("score_positions"); }, "score_positions"},
       {"score maps without their names", [](json& j) { j.erase("score_features"); }, "score_features"},
       {"expert's figure with a score map", [](json& j) { j["estimate"] = "expert"; }, "only the neural figure"},
+      {"no net", [](json& j) { j.erase("net"); }, "net: missing"},
+      {"a net of 15 digits", [](json& j) { j["net"] = "0123456789abcde"; }, "16 hex digits"},
+      {"a net that is not hex", [](json& j) { j["net"] = "0123456789abcdeg"; }, "16 hex digits"},
   };
   for (const Damage& d : score_damages) {
     json j = neural;
@@ -198,6 +203,19 @@ TEST(MeasuredData, DamagedCalibrationIsRefused) {
       return ParseCalibrationData(t, kNeuralCalibrationFile).status();
     });
   }
+}
+
+// The neural figure's maps were fitted for the net built into the program:
+// a new net without a new fit would show the old net's corrections.
+TEST(MeasuredData, NeuralMapsAreFittedForTheBuiltInNet) {
+  absl::StatusOr<CalibrationData> d =
+      ParseCalibrationData(Committed(kNeuralCalibrationFile), kNeuralCalibrationFile);
+  ASSERT_TRUE(d.ok()) << d.status();
+  absl::StatusOr<std::shared_ptr<const NeuralNet>> net = BuiltInNeuralNet();
+  ASSERT_TRUE(net.ok()) << net.status();
+  EXPECT_EQ(d->net_checksum, (*net)->checksum())
+      << kNeuralCalibrationFile << " was fitted for another net than " << kNeuralNetFile
+      << ": refit it (docs/AI.md: penk calibrate ... --json, then penk data calibration --estimate neural)";
 }
 
 // `penk data` writes both files from short recorded runs; the files written

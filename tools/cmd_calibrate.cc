@@ -187,6 +187,8 @@ void RunCalibrateCommand(const CalibrateArgs& a) {
     s += ",\"neural_fit\":" + FitJson(r.neural_fit);
     s += ",\"neural_score_fit\":" + FitJson(r.neural_score_fit);
     s += absl::StrFormat(R"(,"neural_score_fit_positions":%d)", r.neural_score_fit_positions);
+    // The net whose figures were fitted: its map is for this net only.
+    s += absl::StrFormat(R"(,"net":"%016x")", r.net_checksum);
     s += ",\"raw\":" + TableJson(r.raw) + ",\"calibrated\":" + TableJson(r.calibrated);
     s += ",\"calibrated_by_players\":{";
     for (int p = 0; p < 3; ++p)

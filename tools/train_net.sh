@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Rebuilds data/neural.penknet from nothing (issue 21; docs/AI.md "neural"):
 # self-play data of expert in every seat and a first net, then self-play of
-# neural on that net and the committed net, with the PyTorch trainer.
+# neural on that net and a second, then self-play of neural on the second and
+# the committed net, trained on TD(lambda) returns of the second (the
+# PyTorch trainer).
 #   bash tools/train_net.sh [WORK_DIR]        # default /tmp/penk-train
 # Needs build/penk (bash tools/setup.sh) and Debian's python3-torch, seen by
-# /usr/bin/python3 (apt-get install python3-torch). About 35 minutes on 2
-# cores; the data (about 9 GB) stay in WORK_DIR. Writes data/neural.penknet,
+# /usr/bin/python3 (apt-get install python3-torch). About 60 minutes on 2
+# cores; the data (about 14 GB) stay in WORK_DIR. Writes data/neural.penknet,
 # data/neural_check.json, data/neural_curve.json and docs/neural_curve.svg:
 # rebuild penk afterwards to build the new net in.
 set -euo pipefail
@@ -26,10 +28,21 @@ penk=build/penk
 
 # Generation 1: the same number of games of neural on that net, so that the
 # win chances are those of games between players like the one that shows
-# them (docs/AI.md); the committed net is trained on these alone.
+# them (docs/AI.md); net 1 is trained on these alone.
 "$penk" neural selfplay --out "$work/gen1.bin" --player neural --net "$work/gen0.penknet" \
   --games 200000 --seed 2 --threads 2 --players 2,3,4,2 --variants default,penk-lines=columns
-/usr/bin/python3 tools/train_neural.py --data "$work/gen1.bin" --out data/neural.penknet \
-  --check data/neural_check.json --curve data/neural_curve.json --seed 1 --epochs 6 --threads 2
+/usr/bin/python3 tools/train_neural.py --data "$work/gen1.bin" --out "$work/gen1.penknet" \
+  --check "$work/gen1_check.json" --curve "$work/gen1_curve.json" --seed 1 --epochs 6 --threads 2
+
+# Generation 2 (the committed net): games of neural on net 1, and targets
+# that are TD(0.7) returns of net 1 along each game rather than the bare
+# outcome: less noise per position (docs/AI.md, "Training").
+"$penk" neural selfplay --out "$work/gen2a.bin" --player neural --net "$work/gen1.penknet" \
+  --games 100000 --seed 11 --threads 2 --players 2,3,4,2 --variants default,penk-lines=columns
+"$penk" neural selfplay --out "$work/gen2b.bin" --player neural --net "$work/gen1.penknet" \
+  --games 100000 --seed 12 --threads 2 --players 2,3,4,2 --variants default,penk-lines=columns
+/usr/bin/python3 tools/train_neural.py --data "$work/gen2a.bin" "$work/gen2b.bin" --out data/neural.penknet \
+  --check data/neural_check.json --curve data/neural_curve.json --seed 1 --epochs 6 --threads 2 \
+  --bootstrap "$work/gen1.penknet" --lambda 0.7
 "$penk" neural curve data/neural_curve.json --svg docs/neural_curve.svg
 "$penk" neural check data/neural.penknet --against data/neural_check.json
