@@ -128,7 +128,10 @@ export interface TableBuild {
 export interface ThreadedEngine {
   request(request: object | string, options?: { onProgress?: (message: Progress) => void }): Promise<Reply>;
   requestLine(line: string, options?: { onProgress?: (message: string) => void }): Promise<string>;
-  /** A line handed over without waiting: its reply and progress lines go to options.onLine. */
+  /**
+   * A line handed over without waiting: its reply and progress lines go to options.onLine. It may be mixed with
+   * request() on one engine: its reply is never taken for another request's.
+   */
   send(line: string): void;
   /** Whether {"cmd":"quit"} was answered. */
   quitRequested(): boolean;

@@ -120,9 +120,19 @@ export async function createThreadedEngine(options = {}) {
     requestLine,
     request: objectRequest(requestLine),
     // A line handed over as is, without waiting: its reply and progress
-    // messages go to options.onLine, as `penk engine` writes them.
+    // messages go to options.onLine, as `penk engine` writes them. It is
+    // kept among the requests in flight all the same, so that its reply
+    // is claimed by it and never resolves a request made with requestLine
+    // (those claim the oldest in flight when a reply names no known id).
     send(line) {
       alive();
+      let id;
+      try {
+        id = JSON.parse(line).id;
+      } catch {
+        id = undefined;
+      }
+      pending.push({ id, resolve: () => {}, reject: () => {}, onProgress: null });
       submit(handle, line);
     },
     // Whether {"cmd":"quit"} was answered: a host reading requests stops.

@@ -205,7 +205,7 @@ test('the package\'s penk-engine reads lines as penk engine does', () => {
   assert.equal(run(process.execPath, [cli, '--table-dir', tables, '--no-build']), want);
 });
 
-test('the engine with threads speaks protocol 3 as penk engine does', async () => {
+test('the engine with threads speaks protocol 3 as penk engine does', { timeout: 300000 }, async () => {
   const threaded = await createEngine({ tableDir: tables, mountCwd: false, threads: true });
   // One request at a time, the same text as the native engine's, in
   // protocol 2 and then in protocol 3.
@@ -248,6 +248,10 @@ test('the engine with threads speaks protocol 3 as penk engine does', async () =
   assert.equal(played.id, 'slow');
   assert.match(played.progress.what, /rollouts/, JSON.stringify(played));
   await assert.rejects(threaded.request({ id: 'slow', cmd: 'hello' }), /in flight/);
+  // A line sent without waiting is answered before the rollouts; its reply
+  // must not be taken for theirs (it was, when send() kept no record).
+  threaded.send(JSON.stringify({ id: 'sent', cmd: 'value', sheet: 'o..../...../...../...../.....' }));
+  await threaded.request({ id: 'after', cmd: 'value', sheet: '...../...../...../...../.....' });
   const cancel = await threaded.request({ id: 'stop', cmd: 'cancel', target: 'slow' });
   assert.deepEqual(cancel.result, { target: 'slow', running: true });
   const stopped = await slow;
