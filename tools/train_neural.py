@@ -340,6 +340,12 @@ def main(argv):
                         "instead of the outcome; validation stays on outcomes")
     p.add_argument("--lambda", dest="lam", type=float, default=1.0,
                    help="TD(lambda)'s lambda with --bootstrap (1: the outcome, 0: the next position's value)")
+    p.add_argument("--init", metavar="NET",
+                   help="start from this net's weights (its sizes replace --hidden1/--hidden2) rather than "
+                        "from random ones: the next generation goes on learning where the last stopped")
+    p.add_argument("--compare", metavar="NET",
+                   help="also report this net's validation figures on the same positions (overall, by group, "
+                        "by stage): a new net and the one it would replace, on the same games")
     a = p.parse_args(argv[1:])
     command = shlex.join([sys.executable] + argv)
     for name in ("epochs", "threads", "batch"):
@@ -398,10 +404,15 @@ def main(argv):
           f"{len(train_idx)} training, {len(val_idx)} validation rows; loaded in {time.time() - t0:.1f} s",
           file=sys.stderr)
 
-    model = torch.nn.Sequential(
-        torch.nn.Linear(n, a.hidden1), torch.nn.ReLU(),
-        torch.nn.Linear(a.hidden1, a.hidden2), torch.nn.ReLU(),
-        torch.nn.Linear(a.hidden2, OUTPUTS))
+    if a.init:
+        model = read_net(a.init, layout, n, torch)
+        model.train()
+    else:
+        model = torch.nn.Sequential(
+            torch.nn.Linear(n, a.hidden1), torch.nn.ReLU(),
+            torch.nn.Linear(a.hidden1, a.hidden2), torch.nn.ReLU(),
+            torch.nn.Linear(a.hidden2, OUTPUTS))
+    compare = read_net(a.compare, layout, n, torch) if a.compare else None
     opt = torch.optim.Adam(model.parameters(), lr=a.lr)
     sched = torch.optim.lr_scheduler.ExponentialLR(opt, gamma=a.lr_decay)
     slots = torch.arange(4)
@@ -418,10 +429,11 @@ def main(argv):
             win, score = t[:, :4], t[:, 4:]
         return x, win, score, present
 
-    def losses(x, win, score, present):
+    def losses(x, win, score, present, net=None):
         """Per row: the cross-entropy of the win shares, the score MSE, the
-        win shares (softmax over the present slots)."""
-        out = model(x)
+        win shares (softmax over the present slots), of `net` (default: the
+        model in training)."""
+        out = (model if net is None else net)(x)
         logits = out[:, :4].masked_fill(~present, float("-inf"))
         logp = torch.log_softmax(logits, dim=1).masked_fill(~present, 0.0)
         ce = -(win * logp).sum(dim=1)
@@ -429,16 +441,17 @@ def main(argv):
         mse = sq.sum(dim=1) / present.sum(dim=1)
         return ce, mse, logp.exp().masked_fill(~present, 0.0), out[:, 4:]
 
-    def evaluate(rows=None):
+    def evaluate(rows=None, net=None):
         """Validation log loss (per position), Brier and score MAE (per
-        present slot) on `rows` (default: every validation row)."""
+        present slot) of `net` (default: the model) on `rows` (default:
+        every validation row)."""
         rows = val_idx if rows is None else rows
         model.eval()
         ce_sum = brier_sum = mae_sum = slots_sum = 0.0
         with torch.no_grad():
             for s in range(0, len(rows), 8192):
                 x, win, score, present = batch(data[rows[s:s + 8192]])
-                ce, _, p, sc = losses(x, win, score, present)
+                ce, _, p, sc = losses(x, win, score, present, net)
                 ce_sum += ce.sum().item()
                 brier_sum += ((p - win) ** 2).masked_fill(~present, 0.0).sum().item()
                 mae_sum += ((sc - score).abs() * SCORE_SCALE).masked_fill(~present, 0.0).sum().item()
@@ -469,27 +482,39 @@ def main(argv):
 
     # The final net's validation figures by player count and variant: what
     # a shared net is compared on against nets of their own (docs/AI.md).
+    def compared(rows, what):
+        """--compare's figures on the same rows, as a line and a dict."""
+        if compare is None:
+            return {}
+        logloss, brier, mae = evaluate(rows, compare)
+        print(f"  {a.compare}, {what}: log loss {logloss:.5f}, Brier {brier:.5f}, score MAE {mae:.2f} points",
+              file=sys.stderr)
+        return {"compare": {"val_logloss": logloss, "val_brier": brier, "val_score_mae": mae}}
+
+    overall = compared(val_idx, "all validation positions")
     groups = []
     for players, variant, rows in validation_groups(data, val_idx, n, layout):
         logloss, brier, mae = evaluate(rows)
-        groups.append({"players": players, "variant": variant, "positions": int(len(rows)),
-                       "val_logloss": logloss, "val_brier": brier, "val_score_mae": mae})
         print(f"validation, {players} players, {variant}: {len(rows)} positions, log loss {logloss:.5f}, "
               f"Brier {brier:.5f}, score MAE {mae:.2f} points", file=sys.stderr)
+        groups.append({"players": players, "variant": variant, "positions": int(len(rows)),
+                       "val_logloss": logloss, "val_brier": brier, "val_score_mae": mae,
+                       **compared(rows, f"{players} players, {variant}")})
     # And by the stage of the game (the turns the mover has played), where
     # late positions are few and decide more.
     stages = []
     for first, last, rows in validation_stages(data, val_idx, n, layout):
         logloss, brier, mae = evaluate(rows)
-        stages.append({"turns": [first, last], "positions": int(len(rows)),
-                       "val_logloss": logloss, "val_brier": brier, "val_score_mae": mae})
         print(f"validation, turns {first}-{last}: {len(rows)} positions, log loss {logloss:.5f}, "
               f"Brier {brier:.5f}, score MAE {mae:.2f} points", file=sys.stderr)
+        stages.append({"turns": [first, last], "positions": int(len(rows)),
+                       "val_logloss": logloss, "val_brier": brier, "val_score_mae": mae,
+                       **compared(rows, f"turns {first}-{last}")})
     model.eval()
     write_file(a.out, net_bytes(model, layout))
     if a.curve:
         write_file(a.curve, json.dumps({
-            "epochs": curve, "groups": groups, "stages": stages, "seed": a.seed, "rows": int(len(data)),
+            "epochs": curve, "groups": groups, "stages": stages, **overall, "seed": a.seed, "rows": int(len(data)),
             "games": int(n_games), "data": a.data, "command": command}, indent=1).encode() + b"\n")
     if a.check:
         write_file(a.check, json.dumps(check_positions(model, data, val_idx, n, layout, rng, torch)).encode() + b"\n")

@@ -35,6 +35,22 @@ cmp net.penknet again.penknet
   --seed 1 --epochs 1 --threads 2 --bootstrap net.penknet --lambda 0.7 2>td.txt
 grep -q 'TD(0.7) targets from net.penknet' td.txt
 "$penk" neural check td.penknet --against td.json
+# --init starts from a net's weights: with a learning rate too small to move
+# them, the run's final figures are the starting net's. And --compare reports
+# a net's figures on the same positions: those of the net read back from its
+# file equal the ones its own training run printed.
+"$py" "$src/tools/train_neural.py" --data a.penkself b.penkself --out init.penknet --curve init.json \
+  --seed 1 --epochs 1 --threads 2 --init net.penknet --lr 1e-12 --compare net.penknet 2>init.txt
+"$py" - curve.json init.json <<'PY'
+import json, sys
+first, again = (json.load(open(f)) for f in sys.argv[1:3])
+want = first["epochs"][-1]["val_logloss"]
+got, compared = again["epochs"][-1]["val_logloss"], again["compare"]["val_logloss"]
+assert abs(got - want) < 1e-5, f"--init: {got} after a step of 1e-12, the starting net has {want}"
+assert abs(compared - want) < 1e-5, f"--compare: {compared}, its own run gave {want}"
+assert all("compare" in g for g in again["groups"] + again["stages"]), "--compare: a group without its figures"
+PY
+grep -q '^  net.penknet, turns 0-2: log loss' init.txt || { echo "expected --compare's lines:"; cat init.txt; exit 1; }
 # A net of its own for one group (--players, --variant) is validated on the
 # same positions as the shared net's breakdown reports for that group.
 "$py" "$src/tools/train_neural.py" --data a.penkself b.penkself --out own.penknet \
