@@ -2,12 +2,13 @@
 # Rebuilds data/neural.penknet from nothing (issue 21; docs/AI.md "neural"):
 # self-play data of expert in every seat and a first net, then self-play of
 # neural on that net and a second, then self-play of neural on the second and
-# the committed net, trained on TD(lambda) returns of the second (the
+# a third on TD(lambda) returns of the second, then the committed net from
+# self-play on the third, its training started from the third's weights (the
 # PyTorch trainer).
 #   bash tools/train_net.sh [WORK_DIR]        # default /tmp/penk-train
 # Needs build/penk (bash tools/setup.sh) and Debian's python3-torch, seen by
-# /usr/bin/python3 (apt-get install python3-torch). About 60 minutes on 2
-# cores; the data (about 14 GB) stay in WORK_DIR. Writes data/neural.penknet,
+# /usr/bin/python3 (apt-get install python3-torch). About 85 minutes on 2
+# cores; the data (about 19 GB) stay in WORK_DIR. Writes data/neural.penknet,
 # data/neural_check.json, data/neural_curve.json and docs/neural_curve.svg:
 # rebuild penk afterwards to build the new net in.
 set -euo pipefail
@@ -34,15 +35,26 @@ penk=build/penk
 /usr/bin/python3 tools/train_neural.py --data "$work/gen1.bin" --out "$work/gen1.penknet" \
   --check "$work/gen1_check.json" --curve "$work/gen1_curve.json" --seed 1 --epochs 6 --threads 2
 
-# Generation 2 (the committed net): games of neural on net 1, and targets
-# that are TD(0.7) returns of net 1 along each game rather than the bare
-# outcome: less noise per position (docs/AI.md, "Training").
+# Generation 2: games of neural on net 1, and targets that are TD(0.7)
+# returns of net 1 along each game rather than the bare outcome: less noise
+# per position (docs/AI.md, "Training").
 "$penk" neural selfplay --out "$work/gen2a.bin" --player neural --net "$work/gen1.penknet" \
   --games 100000 --seed 11 --threads 2 --players 2,3,4,2 --variants default,penk-lines=columns
 "$penk" neural selfplay --out "$work/gen2b.bin" --player neural --net "$work/gen1.penknet" \
   --games 100000 --seed 12 --threads 2 --players 2,3,4,2 --variants default,penk-lines=columns
-/usr/bin/python3 tools/train_neural.py --data "$work/gen2a.bin" "$work/gen2b.bin" --out data/neural.penknet \
-  --check data/neural_check.json --curve data/neural_curve.json --seed 1 --epochs 6 --threads 2 \
+/usr/bin/python3 tools/train_neural.py --data "$work/gen2a.bin" "$work/gen2b.bin" --out "$work/gen2.penknet" \
+  --check "$work/gen2_check.json" --curve "$work/gen2_curve.json" --seed 1 --epochs 6 --threads 2 \
   --bootstrap "$work/gen1.penknet" --lambda 0.7
+# Generation 3 (the committed net): games of neural on net 2, TD(0.7)
+# returns of net 2, and training that starts from net 2's weights rather
+# than random ones (--init): it goes on learning where net 2 stopped, which
+# measured better than a fresh start on the same games (docs/AI.md).
+"$penk" neural selfplay --out "$work/gen3a.bin" --player neural --net "$work/gen2.penknet" \
+  --games 100000 --seed 21 --threads 2 --players 2,3,4,2 --variants default,penk-lines=columns
+"$penk" neural selfplay --out "$work/gen3b.bin" --player neural --net "$work/gen2.penknet" \
+  --games 100000 --seed 22 --threads 2 --players 2,3,4,2 --variants default,penk-lines=columns
+/usr/bin/python3 tools/train_neural.py --data "$work/gen3a.bin" "$work/gen3b.bin" --out data/neural.penknet \
+  --check data/neural_check.json --curve data/neural_curve.json --seed 1 --epochs 6 --threads 2 \
+  --bootstrap "$work/gen2.penknet" --lambda 0.7 --init "$work/gen2.penknet" --compare "$work/gen2.penknet"
 "$penk" neural curve data/neural_curve.json --svg docs/neural_curve.svg
 "$penk" neural check data/neural.penknet --against data/neural_check.json
