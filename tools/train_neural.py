@@ -328,8 +328,8 @@ def main(argv):
     p.add_argument("--lr-decay", type=float, default=0.8, help="the learning rate's factor per epoch")
     p.add_argument("--score-weight", type=float, default=1.0,
                    help="weight of the score loss (MSE of score/50) beside the win cross-entropy")
-    p.add_argument("--hidden1", type=int, default=128)
-    p.add_argument("--hidden2", type=int, default=32)
+    p.add_argument("--hidden1", type=int, help="units of the first hidden layer (default 128)")
+    p.add_argument("--hidden2", type=int, help="units of the second hidden layer (default 32)")
     p.add_argument("--val-percent", type=int, default=10, help="the share of games held out for validation")
     p.add_argument("--players", type=int, nargs="+", choices=(2, 3, 4),
                    help="train (and validate) on the positions of these player counts only: a net of its own")
@@ -351,7 +351,11 @@ def main(argv):
     for name in ("epochs", "threads", "batch"):
         if getattr(a, name) < 1:
             raise Refused(f"--{name} must be at least 1")
-    for name in ("hidden1", "hidden2"):
+    for name, default in (("hidden1", 128), ("hidden2", 32)):
+        if getattr(a, name) is not None and a.init:
+            raise Refused(f"--{name} with --init: the sizes are those of the net it starts from")
+        if getattr(a, name) is None:
+            setattr(a, name, default)
         if not 1 <= getattr(a, name) <= MAX_UNITS:
             raise Refused(f"--{name} must be 1..{MAX_UNITS}")
     if not 1 <= a.val_percent <= 50:
@@ -390,11 +394,19 @@ def main(argv):
     if val.all():
         raise Refused(f"{a.data[0]}: one game only; training needs at least two")
     train_idx, val_idx = np.flatnonzero(~val), np.flatnonzero(val)
+    # Every net named is read and checked here, before the minutes of work
+    # below, so a wrong file is refused at once.
+    bootstrap = read_net(a.bootstrap, layout, n, torch) if a.bootstrap else None
+    start = read_net(a.init, layout, n, torch) if a.init else None
+    # Building a model draws torch's generator, which a fresh model's
+    # weights draw next: the net compared with must not change the net trained.
+    with torch.random.fork_rng(devices=[]):
+        compare = read_net(a.compare, layout, n, torch) if a.compare else None
     # Training targets: the outcomes (win shares, scores / 50 by slot), or
     # their lambda-returns along each game under the bootstrap net.
     if a.bootstrap:
         t = time.time()
-        targets = td_targets(data, n, file_of, read_net(a.bootstrap, layout, n, torch), a.lam, torch)
+        targets = td_targets(data, n, file_of, bootstrap, a.lam, torch)
         print(f"train_neural: TD({a.lam:g}) targets from {a.bootstrap} in {time.time() - t:.1f} s",
               file=sys.stderr)
     else:
@@ -404,15 +416,14 @@ def main(argv):
           f"{len(train_idx)} training, {len(val_idx)} validation rows; loaded in {time.time() - t0:.1f} s",
           file=sys.stderr)
 
-    if a.init:
-        model = read_net(a.init, layout, n, torch)
+    if start is not None:
+        model = start
         model.train()
     else:
         model = torch.nn.Sequential(
             torch.nn.Linear(n, a.hidden1), torch.nn.ReLU(),
             torch.nn.Linear(a.hidden1, a.hidden2), torch.nn.ReLU(),
             torch.nn.Linear(a.hidden2, OUTPUTS))
-    compare = read_net(a.compare, layout, n, torch) if a.compare else None
     opt = torch.optim.Adam(model.parameters(), lr=a.lr)
     sched = torch.optim.lr_scheduler.ExponentialLR(opt, gamma=a.lr_decay)
     slots = torch.arange(4)
@@ -480,8 +491,6 @@ def main(argv):
         print(f"epoch {epoch}: train loss {e['train_loss']:.5f}, validation log loss {logloss:.5f}, "
               f"Brier {brier:.5f}, score MAE {mae:.2f} points, {e['seconds']:.1f} s", file=sys.stderr)
 
-    # The final net's validation figures by player count and variant: what
-    # a shared net is compared on against nets of their own (docs/AI.md).
     def compared(rows, what):
         """--compare's figures on the same rows, as a line and a dict."""
         if compare is None:
@@ -492,6 +501,8 @@ def main(argv):
         return {"compare": {"val_logloss": logloss, "val_brier": brier, "val_score_mae": mae}}
 
     overall = compared(val_idx, "all validation positions")
+    # The final net's validation figures by player count and variant: what
+    # a shared net is compared on against nets of their own (docs/AI.md).
     groups = []
     for players, variant, rows in validation_groups(data, val_idx, n, layout):
         logloss, brier, mae = evaluate(rows)

@@ -51,6 +51,22 @@ assert abs(compared - want) < 1e-5, f"--compare: {compared}, its own run gave {w
 assert all("compare" in g for g in again["groups"] + again["stages"]), "--compare: a group without its figures"
 PY
 grep -q '^  net.penknet, turns 0-2: log loss' init.txt || { echo "expected --compare's lines:"; cat init.txt; exit 1; }
+# --compare changes nothing of the net trained.
+"$py" "$src/tools/train_neural.py" --data a.penkself b.penkself --out cmp.penknet \
+  --seed 1 --epochs 1 --threads 2 --compare td.penknet 2>/dev/null
+cmp net.penknet cmp.penknet
+# Refused with one line and exit 2, before any training: sizes beside
+# --init (they are the net's), and a --compare or --init file that is no net.
+for args in "--init net.penknet --hidden1 64" "--compare a.penkself" "--init a.penkself"; do
+  set +e
+  # shellcheck disable=SC2086
+  "$py" "$src/tools/train_neural.py" --data a.penkself --out x.penknet --epochs 1 $args 2>err.txt
+  rc=$?
+  set -e
+  [ "$rc" -eq 2 ] && [ "$(wc -l < err.txt)" -eq 1 ] ||
+    { echo "expected exit 2 and one line for $args, got $rc:"; cat err.txt; exit 1; }
+done
+grep -q 'not a PENK net file' err.txt
 # A net of its own for one group (--players, --variant) is validated on the
 # same positions as the shared net's breakdown reports for that group.
 "$py" "$src/tools/train_neural.py" --data a.penkself b.penkself --out own.penknet \
