@@ -65,7 +65,7 @@ struct MarkingLanes {
         out.successor[i] = -1;
         out.leaf[i] = table.objective().Leaf(ScoreOfCodes(c, table.rules()));
       } else {
-        out.successor[i] = static_cast<int32_t>(StateIndex(c));
+        out.successor[i] = static_cast<int32_t>(table.index().Of(c));
         __builtin_prefetch(&values[out.successor[i]]);
       }
     });

@@ -119,7 +119,7 @@ absl::Status CheckPair(const SolitaireTable& values, const SpreadTable& spreads)
         "the spread table is for objective ", FormatObjective(spreads.objective()),
         "; the value table for ", FormatObjective(values.objective())));
   if (values.objective().is_target() &&
-      spreads.means().size() != static_cast<size_t>(kNumSolitaireStates))
+      spreads.means().size() != static_cast<size_t>(spreads.index().size()))
     return absl::InvalidArgumentError("the spread table of a target objective has no means");
   if (values.rules() != spreads.rules() || values.blocked_rows() != spreads.blocked_rows() ||
       values.max_free() != spreads.max_free())
@@ -135,13 +135,13 @@ absl::Status CheckPair(const SolitaireTable& values, const SpreadTable& spreads)
 double SpreadTable::VarianceOfCodes(ColumnCodes c) const {
   SortCodes(c);
   if (CodeClosed(c[3])) return 0;  // two closed columns: over (R5.2), the score is known
-  return variances_[StateIndex(c)];
+  return variances_[index_.Of(c)];
 }
 
 double SpreadTable::MeanOfCodes(ColumnCodes c) const {
   SortCodes(c);
   if (CodeClosed(c[3])) return ScoreOfCodes(c, rules_);  // over (R5.2): its score (R6)
-  return means_[StateIndex(c)];
+  return means_[index_.Of(c)];
 }
 
 PENK_HOT void MeansOfTurn(const TurnChoices& choices, TurnValues& t) {
@@ -284,9 +284,9 @@ SpreadTable BuildSpreadTable(const SolitaireTable& values, const BuildProgress& 
   const uint32_t blocked_rows = values.blocked_rows();
   std::vector<std::vector<int32_t>> layers(kRows * kColumns + 1);
   int64_t total = 0;
-  for (int64_t i = 0; i < kNumSolitaireStates; ++i) {
-    const ColumnCodes codes = StateOfIndex(i);
-    if (!CodesValid(codes, blocked_rows)) continue;
+  const PositionIndex& index = values.index();
+  for (int64_t i = 0; i < index.size(); ++i) {
+    const ColumnCodes codes = index.CodesOf(i);
     const int f = FreeCellCount(codes, blocked_rows);
     if (f <= values.max_free()) {
       layers[f].push_back(static_cast<int32_t>(i));
@@ -295,8 +295,8 @@ SpreadTable BuildSpreadTable(const SolitaireTable& values, const BuildProgress& 
   }
   const bool target = values.objective().is_target();
   SpreadTable table(values.rules(), values.max_free(), blocked_rows,
-                    std::vector<double>(kNumSolitaireStates, std::nan("")), values.objective(),
-                    target ? std::vector<double>(kNumSolitaireStates, std::nan(""))
+                    std::vector<double>(index.size(), std::nan("")), values.objective(),
+                    target ? std::vector<double>(index.size(), std::nan(""))
                            : std::vector<double>{});
   std::vector<double>& v = const_cast<std::vector<double>&>(table.variances());
   std::vector<double>& m = const_cast<std::vector<double>&>(table.means());
@@ -311,7 +311,7 @@ SpreadTable BuildSpreadTable(const SolitaireTable& values, const BuildProgress& 
         const int n = static_cast<int>(std::min<size_t>(kTurnBatch, layer.size() - i));
         ColumnCodes codes[kTurnBatch];
         double out[kTurnBatch], mean[kTurnBatch];
-        for (int j = 0; j < n; ++j) codes[j] = StateOfIndex(layer[i + j]);
+        for (int j = 0; j < n; ++j) codes[j] = index.CodesOf(layer[i + j]);
         worker->Variances(table, codes, n, out, target ? mean : nullptr);
         for (int j = 0; j < n; ++j) v[layer[i + j]] = out[j];
         if (target)

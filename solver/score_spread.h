@@ -37,9 +37,10 @@
 
 namespace penk {
 
-// Variances of the final score by state index, beside a value table of the
-// same rules, blocked rows and objective, under that table's policy; for a
-// target objective also the means (the expected final score) by state index.
+// Variances of the final score by position (the value table's index, which
+// the blocked rows set: PositionIndex), beside a value table of the same
+// rules, blocked rows and objective, under that table's policy; for a target
+// objective also the means (the expected final score) by position.
 class SpreadTable {
  public:
   SpreadTable() = default;
@@ -47,7 +48,7 @@ class SpreadTable {
               std::vector<double> variances, Objective objective = {},
               std::vector<double> means = {})
       : rules_(rules), max_free_(max_free), blocked_rows_(blocked_rows), objective_(objective),
-        variances_(std::move(variances)), means_(std::move(means)) {}
+        index_(blocked_rows), variances_(std::move(variances)), means_(std::move(means)) {}
 
   const Rules& rules() const { return rules_; }
   int max_free() const { return max_free_; }
@@ -57,6 +58,7 @@ class SpreadTable {
   const std::vector<double>& variances() const { return variances_; }
   // Empty for the expected-score objective (the value table holds the means).
   const std::vector<double>& means() const { return means_; }
+  const PositionIndex& index() const { return index_; }
 
   // Sorted codes, live or finished (a finished game's score is certain: 0).
   double VarianceOfCodes(ColumnCodes codes) const;
@@ -69,6 +71,7 @@ class SpreadTable {
   int max_free_ = 0;
   uint32_t blocked_rows_ = 0;
   Objective objective_;
+  PositionIndex index_;
   std::vector<double> variances_;
   std::vector<double> means_;
 };

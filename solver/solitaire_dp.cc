@@ -56,7 +56,7 @@ struct MarkingScratch {
       successor[n] = -1;
       leaf[n] = table.objective().Leaf(ScoreOfCodes(c, table.rules()));
     } else {
-      const int64_t index = StateIndex(c);
+      const int64_t index = table.index().Of(c);
       __builtin_prefetch(&values[index]);
       successor[n] = static_cast<int32_t>(index);
     }
@@ -99,7 +99,7 @@ PENK_HOT void SolveBatch(const SolitaireTable& table, const int32_t* states, int
                          BatchScratch& scratch, double* start) {
   const MarkingCatalog& catalog = MarkingCatalog::Get();
   ColumnCodes codes[kTurnBatch];
-  for (int j = 0; j < count; ++j) codes[j] = StateOfIndex(states[j]);
+  for (int j = 0; j < count; ++j) codes[j] = table.index().CodesOf(states[j]);
   MarkingLanes& lanes = scratch.lanes;
   FindMarkingLanes(table, codes, count, lanes);
   Lanes* const out = scratch.lattice + kNumKeepsBelowSix;
@@ -164,7 +164,7 @@ double SolitaireTable::ValueOfCodes(ColumnCodes c) const {
   SortCodes(c);
   // Two closed columns: over (R5.2).
   if (CodeClosed(c[3])) return objective_.Leaf(ScoreOfCodes(c, rules_));
-  return values_[StateIndex(c)];
+  return values_[index_.Of(c)];
 }
 
 absl::StatusOr<double> SolitaireTable::Value(const Sheet& sheet) const {
@@ -195,13 +195,14 @@ absl::StatusOr<double> SolitaireTable::Value(const Sheet& sheet) const {
 }
 
 TableBuild::TableBuild(const Rules& rules, int max_free, uint32_t blocked_rows, Objective objective)
-    : table_(rules, max_free, std::vector<double>(kNumSolitaireStates, std::nan("")), blocked_rows,
+    : table_(rules, max_free,
+             std::vector<double>(PositionIndex(blocked_rows).size(), std::nan("")), blocked_rows,
              objective),
       layers_(kRows * kColumns + 1) {
   // Layers by free cells: every successor has fewer, so is solved before.
-  for (int64_t i = 0; i < kNumSolitaireStates; ++i) {
-    const ColumnCodes codes = StateOfIndex(i);
-    if (!CodesValid(codes, blocked_rows)) continue;
+  const PositionIndex& index = table_.index();
+  for (int64_t i = 0; i < index.size(); ++i) {
+    const ColumnCodes codes = index.CodesOf(i);
     int f = FreeCellCount(codes, blocked_rows);
     if (f <= max_free) {
       layers_[f].push_back(static_cast<int32_t>(i));

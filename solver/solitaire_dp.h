@@ -25,13 +25,13 @@ namespace penk {
 class SolitaireTable {
  public:
   SolitaireTable() = default;
-  // `values` has kNumSolitaireStates entries; positions with more than
-  // `max_free` free cells were not solved (NaN), nor codes that cannot occur
-  // with these blocked rows.
+  // `values` has PositionIndex(blocked_rows).size() entries, in its order
+  // (kNumSolitaireStates without blocked rows); positions with more than
+  // `max_free` free cells were not solved (NaN).
   SolitaireTable(const Rules& rules, int max_free, std::vector<double> values,
                  uint32_t blocked_rows = 0, Objective objective = {})
       : rules_(rules), max_free_(max_free), blocked_rows_(blocked_rows),
-        objective_(objective), values_(std::move(values)) {}
+        objective_(objective), index_(blocked_rows), values_(std::move(values)) {}
 
   const Rules& rules() const { return rules_; }
   int max_free() const { return max_free_; }
@@ -41,6 +41,8 @@ class SolitaireTable {
   // objective, probabilities of reaching the target.
   const Objective& objective() const { return objective_; }
   const std::vector<double>& values() const { return values_; }
+  // Where a position's value is in values() (its blocked rows' live positions only).
+  const PositionIndex& index() const { return index_; }
 
   // Optimal value from the start of a turn on a solitaire sheet (with this
   // table's blocked rows): the expected final score, or P(score >= target);
@@ -54,6 +56,7 @@ class SolitaireTable {
   int max_free_ = 0;
   uint32_t blocked_rows_ = 0;
   Objective objective_;
+  PositionIndex index_;
   std::vector<double> values_;
 };
 

@@ -98,6 +98,45 @@ ColumnCodes StateOfIndex(int64_t index) {
   return codes;
 }
 
+PositionIndex::PositionIndex(uint32_t blocked_rows) : blocked_rows_(blocked_rows & 31) {
+  std::fill(std::begin(dense_), std::end(dense_), uint8_t{255});
+  for (int c = 0; c < kOpenCodes; ++c)
+    if ((static_cast<uint32_t>(c) | blocked_rows_) != 31) {
+      dense_[c] = static_cast<uint8_t>(open_);
+      code_[open_++] = static_cast<uint8_t>(c);
+    }
+  // C(open + 4, 5) multisets of five open codes, C(open + 3, 4) of four.
+  all_open_ = kRank.term[4][open_];
+  per_closed_ = kRank.term[3][open_];
+}
+
+int64_t PositionIndex::Of(const ColumnCodes& s) const {
+  if (!CodeClosed(s[4]))
+    return kRank.term[0][dense_[s[0]]] + kRank.term[1][dense_[s[1]]] +
+           kRank.term[2][dense_[s[2]]] + kRank.term[3][dense_[s[3]]] +
+           kRank.term[4][dense_[s[4]]];
+  return all_open_ + (s[4] - kClosedBase) * per_closed_ + kRank.term[0][dense_[s[0]]] +
+         kRank.term[1][dense_[s[1]]] + kRank.term[2][dense_[s[2]]] + kRank.term[3][dense_[s[3]]];
+}
+
+ColumnCodes PositionIndex::CodesOf(int64_t index) const {
+  ColumnCodes codes{};
+  int open = kColumns;
+  if (index >= all_open_) {
+    index -= all_open_;
+    codes[4] = static_cast<uint8_t>(kClosedBase + index / per_closed_);
+    index %= per_closed_;
+    open = 4;
+  }
+  for (int i = open - 1; i >= 0; --i) {  // colex, as StateOfIndex
+    int a = open_ - 1;
+    while (kRank.term[i][a] > index) --a;
+    codes[i] = code_[a];
+    index -= kRank.term[i][a];
+  }
+  return codes;
+}
+
 absl::StatusOr<SolitairePosition> PositionOfSheet(const Sheet& sheet) {
   // Which sheets a game can reach is a rule of the engine (engine/position_check.h).
   absl::StatusOr<uint32_t> blocked = RowsCrossedByPenk(sheet);

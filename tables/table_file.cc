@@ -299,10 +299,12 @@ absl::StatusOr<SolitaireTable> ReadTable(const std::string& path, const Rules& r
   if (file_rules != rules)
     return refused(absl::StrCat("it is for rules ", RulesText(h), ", not ", FormatRules(rules),
                                 " (pass --rules ", RulesText(h), " to use it)"));
-  if (h.state_count != static_cast<uint64_t>(kNumSolitaireStates))
-    return damaged(absl::StrCat("it has ", h.state_count, " states, expected ",
-                                kNumSolitaireStates));
   if (h.blocked_rows >= 32) return damaged("its header names no set of blocked rows");
+  // The positions its blocked rows allow (PositionIndex), as every build writes.
+  const int64_t positions = PositionIndex(h.blocked_rows).size();
+  if (h.state_count != static_cast<uint64_t>(positions))
+    return damaged(absl::StrCat("it has ", h.state_count, " positions, expected ", positions,
+                                " for its blocked rows"));
   if (h.blocked_rows != blocked_rows)
     return refused(absl::StrCat("it is for blocked rows ",
                                 h.blocked_rows ? BlockedRowsDigits(h.blocked_rows) : "none",

@@ -3,9 +3,10 @@
 // by hand, or by a broken build, and NaN, infinite or out-of-range numbers
 // would come out as "value": null, "sd": nan or a loss of -nan.
 //
-// A build solves exactly the positions that can occur with the table's
-// blocked rows and have at most max_free free cells, and leaves every other
-// entry NaN (solver/solitaire_dp.h). So each solved entry must be finite and
+// A table holds the positions that can occur with its blocked rows
+// (PositionIndex, solver/solitaire_state.h); a build solves those with at
+// most max_free free cells and leaves every other entry NaN
+// (solver/solitaire_dp.h). So each solved entry must be finite and
 // within the bounds of what it is (an expected score 0..190, R6; a
 // probability 0..1; a variance 0..95^2, the largest a score in 0..190 can
 // have), and each other entry NaN.

@@ -31,9 +31,9 @@ namespace penk {
 inline SolitaireTable CompletedTable(const Rules& rules, int exact_free, uint32_t blocked_rows = 0) {
   SolitaireTable exact = BuildSolitaireTable(rules, exact_free, nullptr, blocked_rows);
   std::vector<double> values = exact.values();
-  for (int64_t i = 0; i < kNumSolitaireStates; ++i) {
-    const ColumnCodes codes = StateOfIndex(i);
-    if (std::isnan(values[i]) && CodesValid(codes, blocked_rows))
+  for (int64_t i = 0; i < exact.index().size(); ++i) {  // its rows' positions (PositionIndex)
+    const ColumnCodes codes = exact.index().CodesOf(i);
+    if (std::isnan(values[i]))
       values[i] = std::min<double>(kMaxScore, ScoreOfCodes(codes, rules) +
                                                   2.0 * FreeCellCount(codes, blocked_rows));
   }

@@ -233,8 +233,8 @@ TEST_F(SpreadTest, ChoicesAloneAreTheFullDecisions) {
   for (const SolitaireTable* table : {static_cast<const SolitaireTable*>(values_), &blocked}) {
     OptimalDecider decider(*table);
     std::vector<ColumnCodes> positions;
-    for (int64_t i = 0; i < kNumSolitaireStates && positions.size() < 400; ++i) {
-      const ColumnCodes codes = StateOfIndex(i);
+    for (int64_t i = 0; i < table->index().size() && positions.size() < 400; ++i) {
+      const ColumnCodes codes = table->index().CodesOf(i);
       if (!std::isnan(table->values()[i]) && rng.Below(8) == 0) positions.push_back(codes);
     }
     ASSERT_GT(positions.size(), 40u);
@@ -258,7 +258,7 @@ TEST_F(SpreadTest, ChoicesAloneAreTheFullDecisions) {
                                                 table->blocked_rows());
           SortCodes(after);
           ASSERT_EQ(decider.successors()[a * kTurnBatch + j],
-                    CodeClosed(after[3]) ? -1 : StateIndex(after));
+                    CodeClosed(after[3]) ? -1 : table->index().Of(after));
           ++markings;
         }
         TurnValues one;

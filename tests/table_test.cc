@@ -157,13 +157,51 @@ TEST_F(TableFileTest, HeaderFieldsAreChecked) {
   bad = h;
   bad.state_count = 12;
   ASSERT_TRUE(WriteTableFile(bad, table_->values(), path_).ok());
-  ExpectRefused(ReadTable(path_, Rules{}).status(), "states");
+  ExpectRefused(ReadTable(path_, Rules{}).status(), "positions, expected 1808664");
   bad = h;
   bad.checksum ^= 1;
   ASSERT_TRUE(WriteTableFile(bad, table_->values(), path_).ok());
   ExpectRefused(ReadTable(path_, Rules{}).status(), "checksum");
   ASSERT_TRUE(WriteTableFile(h, table_->values(), path_).ok());
   EXPECT_TRUE(ReadTable(path_, Rules{}).ok());
+}
+
+// Table format 6 (issue 23): a blocked-row table holds only the positions
+// its rows allow. A format-5 file (every table a full array) is refused with
+// the command that makes the new one; a full array under a format-6 header
+// (written by hand) is refused by its size.
+TEST_F(TableFileTest, BlockedTablesHoldOnlyTheirPositions) {
+  const uint32_t blocked = 0b00101;  // rows 1 and 3
+  const SolitaireTable table = BuildSolitaireTable(Rules{}, 4, nullptr, blocked);
+  ASSERT_EQ(table.values().size(), 1208256u);
+  ASSERT_TRUE(WriteTable(table, path_).ok());
+  EXPECT_EQ(std::filesystem::file_size(path_), kTableHeaderBytes + 1208256 * sizeof(double));
+  absl::StatusOr<SolitaireTable> back = ReadTable(path_, Rules{}, blocked);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_TRUE(SameValues(back->values(), table.values()));
+  // The same positions in format 5's full array (NaN where none can be).
+  std::vector<double> full(kNumSolitaireStates, std::nan(""));
+  for (int64_t i = 0; i < table.index().size(); ++i)
+    full[StateIndex(table.index().CodesOf(i))] = table.values()[i];
+  TableHeader h;
+  h.line_min = 3;
+  h.penk_rows = 1;
+  h.state_count = full.size();
+  h.max_free = 4;
+  h.blocked_rows = blocked;
+  h.format_version = 5;
+  h.checksum = TableChecksum(h, full);
+  ASSERT_TRUE(WriteTableFile(h, full, path_).ok());
+  absl::Status s = ReadTable(path_, Rules{}, blocked).status();
+  ExpectRefused(s, "format version 5, this penk reads version 6");
+  ExpectRefused(s, "rebuild it with: penk tables build --out " + path_ +
+                       " --rules line-min=3,penk-lines=all --blocked-rows 13");
+  EXPECT_TRUE(IsOtherTableFormat(s));  // the default folder builds the new one instead
+  h.format_version = kTableFormatVersion;
+  h.checksum = TableChecksum(h, full);
+  ASSERT_TRUE(WriteTableFile(h, full, path_).ok());
+  ExpectRefused(ReadTable(path_, Rules{}, blocked).status(),
+                "it has 1808664 positions, expected 1208256 for its blocked rows");
 }
 
 TEST_F(TableFileTest, FailedWriteLeavesTheOldTable) {

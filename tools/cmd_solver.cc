@@ -112,7 +112,7 @@ void RunTablesBuild(const TableArgs& a) {
   if (spread)
     OrFail(WriteSpreadTable(BuildSpreadWithProgress(table, true), spread_path, mean_path));
   std::printf("rules: %s\nstates: %lld\n", FormatRules(rules).c_str(),
-              static_cast<long long>(kNumSolitaireStates));
+              static_cast<long long>(table.values().size()));
   if (objective.is_target()) std::printf("objective: %s\n", FormatObjective(objective).c_str());
   if (blocked) std::printf("blocked rows: %s\n", a.blocked.c_str());
   if (a.max_free == kRows * kColumns && !blocked)

@@ -7,7 +7,8 @@
 //   const engine = await createEngine();                           // browser: IndexedDB
 //   const reply = await engine.request({ cmd: 'hint', sheet: '...', roll: '12345J' });
 //
-// Tables (14.5 MB each) are built by the module on first use (about 15 s
+// Tables (14.5 MB the solitaire one, 1.1 to 12.7 MB those with rows blocked)
+// are built by the module on first use (about 15 s
 // for the solitaire table, docs/PERFORMANCE.md) and kept: in Node in
 // `tableDir`, in a browser in IndexedDB (table_store.mjs), saved after the
 // request that built them. A browser worker reads a kept table only when a

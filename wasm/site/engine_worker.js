@@ -8,7 +8,8 @@
 // (storage refused), {failed} (the engine could not start).
 import { createEngine } from './penk_engine.mjs';
 
-// Tables take 14.5 MB each: builds stop at 80% of what the browser grants
+// Tables take 1.1 to 14.5 MB each (fewer positions with more rows blocked,
+// docs/PERFORMANCE.md): builds stop at 80% of what the browser grants
 // this site (at most 1 GB), so that the game's own storage is never refused.
 async function budgetMb() {
   try {
