@@ -187,11 +187,17 @@ struct Worker {
 
 }  // namespace
 
-// An OptimalDecider's buffers (on the heap: about 110 KB).
+// An OptimalDecider's buffers (on the heap: about 120 KB; not zeroed, each
+// decision writes what it reads).
 struct DecideScratch {
   MarkingLanes lanes;
   alignas(64) Lanes final[kNumRolls];
   alignas(64) LaneInts action[kNumRolls];
+  // DecideFinalRoll's, one position: each legal marking's catalog id and
+  // successor (its table index, or -1 and the leaf of a finished game).
+  uint16_t marking[kMaxCatalogMarkings];
+  int32_t successor[kMaxCatalogMarkings];
+  double leaf[kMaxCatalogMarkings];
 };
 
 namespace {
@@ -244,16 +250,79 @@ PENK_HOT void DecideFinalRolls(const SolitaireTable& table, const ColumnCodes* c
   }
 }
 
+// DecideFinalRolls for one position (OptimalDecider::Turn: a hint's turn,
+// a game's decision), without the lanes: with one position in four lanes
+// their vector work is four times the need, and it was a third of a hint
+// with its sd (perf, BM_RequestRoundTrip/2). The same successors, values,
+// maxima in the same order (strict >, catalog order) and the same first
+// best failure by face: bit for bit its lane's values and actions.
+PENK_HOT void DecideFinalRoll(const SolitaireTable& table, const ColumnCodes& codes,
+                              TurnValues& turn, TurnChoices& out, DecideScratch& s) {
+  const MarkingCatalog& catalog = MarkingCatalog::Get();
+  const uint32_t rows = table.blocked_rows();
+  const double* const values = table.values().data();
+  const Sheet sheet = SheetOfCodes(codes, rows);
+  int n = 0;
+  ForEachMarking(catalog.Avoiding(~sheet.free()), [&](int id) {
+    ColumnCodes c = CodesAfterMarking(codes, catalog.cells(id), rows);
+    SortCodes(c);
+    s.marking[n] = static_cast<uint16_t>(id);
+    if (CodeClosed(c[3])) {  // two closed columns: over (R5.2), as ValueOfCodes
+      s.successor[n] = -1;
+      s.leaf[n] = table.objective().Leaf(ScoreOfCodes(c, table.rules()));
+    } else {
+      s.successor[n] = static_cast<int32_t>(table.index().Of(c));
+      __builtin_prefetch(&values[s.successor[n]]);
+    }
+    ++n;
+  });
+  double* const final = turn.roll[0].data();
+  int16_t* const action = out.action.data();
+  std::fill(final, final + kNumRolls, kIllegal);
+  std::fill(action, action + kNumRolls, int16_t{0});
+  for (int i = 0; i < n; ++i) {
+    const double v = s.successor[i] >= 0 ? values[s.successor[i]] : s.leaf[i];
+    const int16_t id = static_cast<int16_t>(s.marking[i]);
+    for (uint16_t r : catalog.RollsOf(s.marking[i]))
+      if (v > final[r]) {
+        final[r] = v;
+        action[r] = id;
+      }
+  }
+  // R3.5: the first best failure column by face, found once, for the rolls
+  // that form no legal group.
+  int face = 0;
+  double failure = kIllegal;
+  bool failure_known = false;
+  for (int r = 0; r < kNumRolls; ++r) {
+    if (final[r] != kIllegal) continue;
+    if (!failure_known) {
+      for (int v = 1; v <= kColumns; ++v) {
+        if (sheet.ColumnClosed(v)) continue;
+        const double x = table.ValueOfCodes(CodesAfterFailure(codes, v));
+        if (face == 0 || x > failure) {
+          face = v;
+          failure = x;
+        }
+      }
+      failure_known = true;
+    }
+    final[r] = failure;
+    action[r] = static_cast<int16_t>(-face);
+  }
+}
+
 }  // namespace
 
+// Not value-initialised (make_unique would zero its 120 KB at every
+// decider: a hint makes one).
 OptimalDecider::OptimalDecider(const SolitaireTable& table)
-    : table_(table), scratch_(std::make_unique<DecideScratch>()) {}
+    : table_(table), scratch_(new DecideScratch) {}
 
 OptimalDecider::~OptimalDecider() = default;
 
 void OptimalDecider::Turn(const ColumnCodes& codes, TurnValues& turn, TurnChoices& out) {
-  TurnValues* t = &turn;
-  DecideFinalRolls(table_, &codes, 1, &t, &out, *scratch_);
+  DecideFinalRoll(table_, codes, turn, out, *scratch_);
   SolveTurn(turn);
   for (int n = 1; n <= kRerolls; ++n) BestKeeps(turn, n, out.keep[n - 1].data());
 }

@@ -85,7 +85,7 @@ struct DecideScratch;
 // The optimal policy's turns under `table` (its argmax, as OptimalPolicy
 // plays): shared by the distributions and the score spreads
 // (solver/score_spread.h), so both follow one policy. One per thread: it owns
-// the lanes of its last decision (about 110 KB), which final_values() and
+// the lanes of its last batch (about 120 KB), which final_values() and
 // successors() show until the next.
 class OptimalDecider {
  public:
@@ -105,7 +105,7 @@ class OptimalDecider {
   // The choices alone, the same ones, faster (OptimalPolicy's batches).
   void Choices(const ColumnCodes* codes, int count, TurnChoices* out);
 
-  // Of the last decision (lane 0 for Turn): final_values()[r * kTurnBatch +
+  // Of the last Turns or Choices (Turn keeps no lanes): final_values()[r * kTurnBatch +
   // j] is final roll r's value in lane j, as the turn solver's lanes hold
   // them (idle lanes repeat lane 0); successors()[id * kTurnBatch + j] the
   // state index after catalog marking id in lane j, or -1 where it ends the

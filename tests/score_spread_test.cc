@@ -221,7 +221,8 @@ SolitaireTable* SpreadTest::values_ = nullptr;
 SpreadTable* SpreadTest::spreads_ = nullptr;
 
 // The choices alone (OptimalPolicy's batches) are OptimalDecider::Turns'
-// choices, and its final-roll values those of the one-position Turn, on
+// choices, and its final-roll values and choices those of the one-position
+// Turn (a scalar path of its own: markings and failures), on
 // positions of the table and on their labellings in place, batches of every
 // size, with blocked rows too; the decision's final values and the chosen
 // markings' successors are the turn's values and the successors' own codes'
@@ -238,7 +239,7 @@ TEST_F(SpreadTest, ChoicesAloneAreTheFullDecisions) {
       if (!std::isnan(table->values()[i]) && rng.Below(8) == 0) positions.push_back(codes);
     }
     ASSERT_GT(positions.size(), 40u);
-    int markings = 0;
+    int markings = 0, failures = 0;
     for (size_t i = 0; i < positions.size(); i += kTurnBatch) {
       const int count = static_cast<int>(std::min<size_t>(kTurnBatch, positions.size() - i)) -
                         static_cast<int>(i / kTurnBatch % 2);  // batches of 3 and 4, ...
@@ -267,10 +268,12 @@ TEST_F(SpreadTest, ChoicesAloneAreTheFullDecisions) {
         ASSERT_EQ(one.roll[0], turns[j].roll[0]);
         ASSERT_EQ(single.action, full[j].action);
         ASSERT_EQ(single.keep, full[j].keep);
+        for (int r = 0; r < kNumRolls; ++r) failures += single.action[r] < 0;
         decider.Choices(&positions[i], count, alone);  // the lanes again, for the next j
       }
     }
     EXPECT_GT(markings, 1000);
+    EXPECT_GT(failures, 1000) << "Turn's own path for failures (R3.5) should be compared too";
   }
 }
 
