@@ -193,11 +193,7 @@ struct DecideScratch {
   MarkingLanes lanes;
   alignas(64) Lanes final[kNumRolls];
   alignas(64) LaneInts action[kNumRolls];
-  // DecideFinalRoll's, one position: each legal marking's catalog id and
-  // successor (its table index, or -1 and the leaf of a finished game).
-  uint16_t marking[kMaxCatalogMarkings];
-  int32_t successor[kMaxCatalogMarkings];
-  double leaf[kMaxCatalogMarkings];
+  PositionMarkings legal;  // DecideFinalRoll's, one position
 };
 
 namespace {
@@ -253,37 +249,25 @@ PENK_HOT void DecideFinalRolls(const SolitaireTable& table, const ColumnCodes* c
 // DecideFinalRolls for one position (OptimalDecider::Turn: a hint's turn,
 // a game's decision), without the lanes: with one position in four lanes
 // their vector work is four times the need, and it was a third of a hint
-// with its sd (perf, BM_RequestRoundTrip/2). The same successors, values,
+// with its sd (perf, BM_RequestRoundTrip/2). The successors are found as
+// the advisor's hint finds them (FindPositionMarkings); the same values,
 // maxima in the same order (strict >, catalog order) and the same first
 // best failure by face: bit for bit its lane's values and actions.
 PENK_HOT void DecideFinalRoll(const SolitaireTable& table, const ColumnCodes& codes,
                               TurnValues& turn, TurnChoices& out, DecideScratch& s) {
   const MarkingCatalog& catalog = MarkingCatalog::Get();
-  const uint32_t rows = table.blocked_rows();
   const double* const values = table.values().data();
-  const Sheet sheet = SheetOfCodes(codes, rows);
-  int n = 0;
-  ForEachMarking(catalog.Avoiding(~sheet.free()), [&](int id) {
-    ColumnCodes c = CodesAfterMarking(codes, catalog.cells(id), rows);
-    SortCodes(c);
-    s.marking[n] = static_cast<uint16_t>(id);
-    if (CodeClosed(c[3])) {  // two closed columns: over (R5.2), as ValueOfCodes
-      s.successor[n] = -1;
-      s.leaf[n] = table.objective().Leaf(ScoreOfCodes(c, table.rules()));
-    } else {
-      s.successor[n] = static_cast<int32_t>(table.index().Of(c));
-      __builtin_prefetch(&values[s.successor[n]]);
-    }
-    ++n;
-  });
+  const Sheet sheet = SheetOfCodes(codes, table.blocked_rows());
+  PositionMarkings& legal = s.legal;
+  FindPositionMarkings(table, codes, sheet, legal);
   double* const final = turn.roll[0].data();
   int16_t* const action = out.action.data();
   std::fill(final, final + kNumRolls, kIllegal);
   std::fill(action, action + kNumRolls, int16_t{0});
-  for (int i = 0; i < n; ++i) {
-    const double v = s.successor[i] >= 0 ? values[s.successor[i]] : s.leaf[i];
-    const int16_t id = static_cast<int16_t>(s.marking[i]);
-    for (uint16_t r : catalog.RollsOf(s.marking[i]))
+  for (int i = 0; i < legal.count; ++i) {
+    const double v = legal.Value(values, i);
+    const int16_t id = static_cast<int16_t>(legal.marking[i]);
+    for (uint16_t r : catalog.RollsOf(legal.marking[i]))
       if (v > final[r]) {
         final[r] = v;
         action[r] = id;

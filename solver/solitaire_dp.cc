@@ -20,52 +20,27 @@
 namespace penk {
 namespace {
 
-// Buffers of PositionFinalRollValues, per legal marking of the position at
-// hand: its catalog id, and its successor's table index, or -1 and the leaf
-// value when it ends the game.
-struct MarkingScratch {
-  std::vector<uint16_t> marking = std::vector<uint16_t>(MarkingCatalog::Get().size());
-  std::vector<int32_t> successor = std::vector<int32_t>(MarkingCatalog::Get().size());
-  std::vector<double> leaf = std::vector<double>(MarkingCatalog::Get().size());
-};
-
 // FinalRollValues with ValueOfCodes as the valuation, with the table
 // lookups taken out of the scatter: first every legal marking's successor
-// (its table index, prefetched, or the leaf value of a marking that ends the
-// game), then the values scattered to the rolls. Interleaved, each lookup (a
-// likely cache miss in a 14.5 MB table) was followed by the marking's
-// scatter, dozens of loads and stores that filled the out-of-order window
-// before the next lookup could start; now the lookups' misses overlap (a
-// smaller window, Zen 3's, gains the more). The same values, maxima and
-// order: bit for bit the same results. Inlined into its dispatched callers.
+// (FindPositionMarkings: its table index, prefetched, or the leaf value of
+// a marking that ends the game), then the values scattered to the rolls.
+// Interleaved, each lookup (a likely cache miss in a 14.5 MB table) was
+// followed by the marking's scatter, dozens of loads and stores that filled
+// the out-of-order window before the next lookup could start; now the
+// lookups' misses overlap (a smaller window, Zen 3's, gains the more). The
+// same values, maxima and order: bit for bit the same results. Inlined into
+// its dispatched callers.
 [[gnu::always_inline]] inline void PositionFinalRollValues(const SolitaireTable& table,
                                                            const ColumnCodes& codes,
                                                            const Sheet& sheet,
-                                                           MarkingScratch& scratch, double* out) {
+                                                           PositionMarkings& legal, double* out) {
   const MarkingCatalog& catalog = MarkingCatalog::Get();
-  uint16_t* const marking = scratch.marking.data();
-  int32_t* const successor = scratch.successor.data();
-  double* const leaf = scratch.leaf.data();
   const double* const values = table.values().data();
-  int n = 0;
-  ForEachMarking(catalog.Avoiding(~sheet.free()), [&](int id) {
-    ColumnCodes c = CodesAfterMarking(codes, catalog.cells(id), table.blocked_rows());
-    SortCodes(c);
-    marking[n] = static_cast<uint16_t>(id);
-    if (CodeClosed(c[3])) {  // two closed columns: over (R5.2), as ValueOfCodes
-      successor[n] = -1;
-      leaf[n] = table.objective().Leaf(ScoreOfCodes(c, table.rules()));
-    } else {
-      const int64_t index = table.index().Of(c);
-      __builtin_prefetch(&values[index]);
-      successor[n] = static_cast<int32_t>(index);
-    }
-    ++n;
-  });
+  FindPositionMarkings(table, codes, sheet, legal);
   std::fill(out, out + kNumRolls, kIllegal);
-  for (int i = 0; i < n; ++i) {
-    const double v = successor[i] < 0 ? leaf[i] : values[successor[i]];
-    for (uint16_t r : catalog.RollsOf(marking[i])) out[r] = v > out[r] ? v : out[r];
+  for (int i = 0; i < legal.count; ++i) {
+    const double v = legal.Value(values, i);
+    for (uint16_t r : catalog.RollsOf(legal.marking[i])) out[r] = v > out[r] ? v : out[r];
   }
   FillFailures(  // R3.5
       sheet, [&](int v) { return table.ValueOfCodes(CodesAfterFailure(codes, v)); }, out);
@@ -123,8 +98,8 @@ PENK_HOT void SolveBatch(const SolitaireTable& table, const int32_t* states, int
 
 PENK_HOT void TableFinalRollValues(const SolitaireTable& table, const ColumnCodes& codes,
                                    const Sheet& sheet, double* out) {
-  thread_local MarkingScratch scratch;
-  PositionFinalRollValues(table, codes, sheet, scratch, out);
+  thread_local PositionMarkings legal;
+  PositionFinalRollValues(table, codes, sheet, legal, out);
 }
 
 // Per circled-rows mask: its rows as 3-bit counters (row k at bit 3(k-1)),
