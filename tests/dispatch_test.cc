@@ -147,14 +147,25 @@ TEST(Dispatch, Protocol2IsAnsweredAsHandleLineAnswers) {
 TEST(Dispatch, Protocol3AnswersInCompletionOrderAndCancels) {
   Fixture f;
   f.Protocol3();
-  f.Send(LongHint(1));
+  json long_hint = LongHint(1);
+  long_hint["progress_ms"] = 50;  // to see trials played before the cancel
+  f.Send(long_hint);
   f.Send({{"id", 2}, {"cmd", "value"}, {"sheet", kOpponent}});
   f.Send({{"id", "h"}, {"cmd", "hello"}});
   f.Send({{"id", 3}, {"cmd", "new_game"}, {"players", {"greedy", "greedy"}}});
   ASSERT_TRUE(f.lines.WaitFor([](const auto& l) { return Answered(l, 2) && Answered(l, 3); }));
   EXPECT_FALSE(Answered(f.lines.all(), 1)) << "the long hint is still running";
   EXPECT_TRUE(ReplyTo(f.lines.all(), 2)["result"].contains("value"));
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // some trials played
+  // Some trials played, as its progress says: a fixed sleep was not always
+  // enough under ThreadSanitizer on a loaded machine (none played in 300 ms).
+  ASSERT_TRUE(f.lines.WaitFor([](const auto& l) {
+    for (const json& line : l)
+      if (line["id"] == 1 && line.contains("progress") &&
+          line["progress"]["what"].get<std::string>().rfind("rollouts", 0) == 0 &&
+          line["progress"]["done"].get<int64_t>() > 0)
+        return true;
+    return false;
+  })) << "the long hint reported no trial played in 60 s";
   f.Send({{"id", 4}, {"cmd", "cancel"}, {"target", 1}});
   ASSERT_TRUE(f.lines.WaitFor([](const auto& l) { return Answered(l, 1); }, std::chrono::seconds(10)));
   const std::vector<json> lines = f.lines.all();
