@@ -222,7 +222,15 @@ export async function createEngine(options = {}) {
     // and keeps them (IndexedDB in a browser).
     add: (list) => queued(async () => {
       alive();
-      for (const { name, bytes } of list) FS.writeFile(pathOf(name), bytes);
+      // A view into a larger buffer is copied first: Emscripten 3.1.6 writes
+      // a host folder's file from the view's whole buffer, ignoring its
+      // offset, and a small Node Buffer is such a view (of Node's pool):
+      // a 48-byte table (every row blocked: no position) was written as
+      // 8 other bytes and the first 40 of its own.
+      for (const { name, bytes } of list) {
+        const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+        FS.writeFile(pathOf(name), whole ? bytes : new Uint8Array(bytes));
+      }
       await keep();
     }),
     remove: (name) => queued(async () => {

@@ -131,8 +131,10 @@ test('an engine that only reads spread tables gets them from another', async () 
   assert.match(without.result.sd_error, /no spread table at .* and this engine reads spread tables but does not build them/);
   assert.ok(!('sd' in without.result.actions[0]), JSON.stringify(without));
   assert.deepEqual(reader.tables.list(), [name]);
-  // A table of rows 1-5 blocked (built in a moment): its spread table, built
-  // by the second engine, is byte for byte the native build's.
+  // A table of rows 1-5 blocked (no position: a header alone, 48 bytes, a
+  // slice of Node's buffer pool when read, which tables.add once wrote
+  // shifted): its spread table, built by the second engine, is byte for
+  // byte the native build's.
   const blocked = name.replace('.penktable', '_blocked=12345.penktable');
   const nativeBlocked = path.join(scratch, 'native_blocked');
   mkdirSync(nativeBlocked);
