@@ -131,7 +131,12 @@ class Page(unittest.TestCase):
         back from a saved game (applySettings) is not toggled the wrong way."""
         box = self.el(selector)
         if box.is_selected() != on:
-            self.click(selector)
+            # The element's own click, not a click at its place on screen:
+            # the advisor's table, drawn when its reply comes, moves the
+            # controls below it, and a pointer click aimed before the move
+            # lands on whatever is there after it (the box stayed unchecked
+            # in one CI run, and the test waited 120 s in vain).
+            self.driver.execute_script('arguments[0].scrollIntoView({block: "center"}); arguments[0].click()', box)
         self.wait_for(lambda d: self.el(selector).is_selected() == on, f'{selector} {"on" if on else "off"}')
 
     def coach_note(self):
