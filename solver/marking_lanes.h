@@ -37,6 +37,30 @@ struct PositionMarkings {
   }
 };
 
+// The position after a marking (its `cells`) from the live position of
+// `codes`, valued by `table` (`rows` its blocked rows, `values` its values):
+// its table index, its entry prefetched (the caller reads it after finding
+// every marking's, so the cache misses overlap), or -1 with the finished
+// game's value in `leaf` (two closed columns: over, R5.2, as ValueOfCodes).
+// The one successor step of both finders below. `rows` and `values` are
+// read by the caller once, outside its loop: read here, from `table`, the
+// compiler must read them again after every store of an int32_t successor
+// (it may alias the table's uint32_t rows): the table build measured 3%
+// slower so (3 rounds), and as fast as before this way.
+[[gnu::always_inline]] inline int32_t MarkingSuccessor(const SolitaireTable& table, uint32_t rows,
+                                                       const double* values, const ColumnCodes& codes,
+                                                       uint32_t cells, double& leaf) {
+  ColumnCodes c = CodesAfterMarking(codes, cells, rows);
+  SortCodes(c);
+  if (CodeClosed(c[3])) {
+    leaf = table.objective().Leaf(ScoreOfCodes(c, table.rules()));
+    return -1;
+  }
+  const int32_t successor = static_cast<int32_t>(table.index().Of(c));
+  __builtin_prefetch(&values[successor]);
+  return successor;
+}
+
 // Fills `out` for the live position of `codes` (`sheet` its sheet, with the
 // table's blocked rows). Every successor's table entry is prefetched before
 // any is read (the caller reads them after): the lookups' cache misses (a
@@ -48,19 +72,12 @@ struct PositionMarkings {
                                                         const Sheet& sheet,
                                                         PositionMarkings& out) {
   const MarkingCatalog& catalog = MarkingCatalog::Get();
+  const uint32_t rows = table.blocked_rows();
   const double* const values = table.values().data();
   int n = 0;
   ForEachMarking(catalog.Avoiding(~sheet.free()), [&](int id) {
-    ColumnCodes c = CodesAfterMarking(codes, catalog.cells(id), table.blocked_rows());
-    SortCodes(c);
     out.marking[n] = static_cast<uint16_t>(id);
-    if (CodeClosed(c[3])) {  // two closed columns: over (R5.2), as ValueOfCodes
-      out.successor[n] = -1;
-      out.leaf[n] = table.objective().Leaf(ScoreOfCodes(c, table.rules()));
-    } else {
-      out.successor[n] = static_cast<int32_t>(table.index().Of(c));
-      __builtin_prefetch(&values[out.successor[n]]);
-    }
+    out.successor[n] = MarkingSuccessor(table, rows, values, codes, catalog.cells(id), out.leaf[n]);
     ++n;
   });
   out.count = n;
@@ -105,15 +122,7 @@ struct MarkingLanes {
     for (size_t w = 0; w < any.size(); ++w) any[w] |= legal[j][w];
     ForEachMarking(legal[j], [&](int id) {
       const int i = id * kTurnBatch + j;
-      ColumnCodes c = CodesAfterMarking(codes[j], catalog.cells(id), rows);
-      SortCodes(c);
-      if (CodeClosed(c[3])) {  // two closed columns: over (R5.2), as ValueOfCodes
-        out.successor[i] = -1;
-        out.leaf[i] = table.objective().Leaf(ScoreOfCodes(c, table.rules()));
-      } else {
-        out.successor[i] = static_cast<int32_t>(table.index().Of(c));
-        __builtin_prefetch(&values[out.successor[i]]);
-      }
+      out.successor[i] = MarkingSuccessor(table, rows, values, codes[j], catalog.cells(id), out.leaf[i]);
     });
   }
   int n = 0;
