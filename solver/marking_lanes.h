@@ -11,14 +11,13 @@
 
 #include "engine/marking.h"
 #include "engine/sheet.h"
+#include "solver/lanes.h"
 #include "solver/solitaire_dp.h"
 #include "solver/solitaire_state.h"
 #include "solver/turn_solver.h"
 
 namespace penk {
 
-// kTurnBatch doubles, one position per lane, as the turn solver's lanes.
-typedef double Lanes __attribute__((vector_size(kTurnBatch * sizeof(double))));
 
 // One position's legal markings, in catalog order, and what follows each:
 // its successor's table index, or -1 and the leaf value when the marking

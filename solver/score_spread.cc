@@ -10,6 +10,7 @@
 #include "engine/dispatch.h"
 #include "engine/marking.h"
 #include "engine/score.h"
+#include "solver/lanes.h"
 
 namespace penk {
 namespace {
@@ -204,8 +205,6 @@ PENK_HOT void SpreadOfTurn(const TurnValues& t, const TurnChoices& choices, Turn
 }
 
 namespace {
-
-typedef double Lanes __attribute__((vector_size(kTurnBatch * sizeof(double))));
 
 // One keep of SpreadOfTurns' lattice: its mean, as the turn solver's keep
 // value (the same sum in the same order), and its variance by total variance,

@@ -81,7 +81,7 @@ PENK_HOT void SolveBatch(const SolitaireTable& table, const int32_t* states, int
   std::fill(out, out + kNumRolls, Lanes{} + kIllegal);
   for (int i = 0; i < lanes.markings; ++i) {
     const Lanes v = lanes.value[i];
-    for (uint16_t r : catalog.RollsOf(lanes.marking[i])) out[r] = v > out[r] ? v : out[r];
+    for (uint16_t r : catalog.RollsOf(lanes.marking[i])) SetLaneMax(out[r], v, out[r]);
   }
   // R3.5: a roll that forms no legal group takes the best failure. Which
   // lanes have such a roll, by vector comparisons (a scan of each lane's

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "engine/dispatch.h"
+#include "solver/lanes.h"
 #include "solver/smaller_keeps.h"
 
 namespace penk {
@@ -36,9 +37,6 @@ struct Links {
   }
 };
 
-// kTurnBatch doubles, one turn per lane (GCC vector extension: one AVX2
-// register in the x86-64-v3 and v4 clones, SSE pairs in the baseline).
-typedef double Lanes __attribute__((vector_size(kTurnBatch * sizeof(double))));
 
 // The keep values of a reroll stage: keep k (fewer than six dice) is the
 // mean of its six outcomes, one more die each, from lattice[462..923] (the
@@ -108,7 +106,7 @@ template <class V>
       const int16_t* const from = smaller.keep + smaller.begin[k];
       Lanes m = lattice[k];
       for (int f = 0; f < decltype(links)::value; ++f)
-        m = m > lattice[from[f]] ? m : lattice[from[f]];
+        SetLaneMax(m, m, lattice[from[f]]);
       lattice[k] = m;
     }
   });
@@ -244,7 +242,7 @@ template <bool kValues>
         const Lanes own = k < kNumKeepsBelowSix ? lattice[k] : final[k - kNumKeepsBelowSix];
         Lanes m = own;
         for (int f = 0; f < decltype(links)::value; ++f)
-          m = m > lattice[from[f]] ? m : lattice[from[f]];
+          SetLaneMax(m, m, lattice[from[f]]);
         Lanes a = own == m ? Lanes{} + static_cast<double>(l.rank[k]) : no_rank;
         for (int f = 0; f < decltype(links)::value; ++f) {
           const Lanes r = lattice[from[f]] == m ? rank[from[f]] : no_rank;
