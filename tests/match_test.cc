@@ -377,17 +377,23 @@ TEST(RolloutTest, StopsWhenCancelled) {
   o.threads = 2;
   auto cancel = std::make_shared<std::atomic<bool>>(false);
   o.cancel = cancel;
-  std::thread canceller([cancel] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    cancel->store(true);
-  });
   WorkProgress progress;
   o.progress = &progress;
+  // Cancelled once its progress shows trials played, not after a fixed
+  // time: under ThreadSanitizer on a loaded machine a fixed 300 ms once saw
+  // none played in the dispatcher's like test.
+  std::chrono::steady_clock::time_point cancelled_at{};
+  std::thread canceller([&] {
+    for (int i = 0; i < 6000 && progress.Read().done == 0; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    cancelled_at = std::chrono::steady_clock::now();
+    cancel->store(true);
+  });
   const std::vector<Action> candidates = game.LegalActions();
-  const auto t0 = std::chrono::steady_clock::now();
   absl::StatusOr<RolloutResult> r = Rollout(game, candidates, o);
-  const auto took = std::chrono::steady_clock::now() - t0;
+  const auto returned_at = std::chrono::steady_clock::now();
   canceller.join();
+  const auto took = returned_at - cancelled_at;  // from the cancel to the answer
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_TRUE(r->cancelled);
   EXPECT_FALSE(r->timed_out);
