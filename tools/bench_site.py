@@ -10,7 +10,8 @@ reply parsed), once the second worker's spread table is there, and their
 mean (the page's clock steps by 100 us, the mean of a whole run does not),
 for a first run of 1,200 hints and a second;
 and the mean of the same round trip without a hint (the worker's `memory`
-message), the part of a hint's time that is not the module's.
+message), the part of a hint's time that is not the module's, beside a bare
+worker's echo of a message (the browser's own floor).
 
     /usr/bin/python3 tools/bench_site.py build-wasm/site
 """
@@ -100,6 +101,19 @@ def main():
             for (let i = 0; i < 1200; ++i) await e.memory();
             done((performance.now() - start) / 1200);
           })();''')
+        # The floor under both: a bare worker that echoes each message back
+        # (a Blob URL, nothing of ours), the same 250 characters each way.
+        echo = driver.execute_async_script('''
+          const done = arguments[arguments.length - 1];
+          const worker = new Worker(URL.createObjectURL(new Blob(['onmessage = (e) => postMessage(e.data)'])));
+          const line = 'x'.repeat(250);
+          let n = 0, start = 0;
+          worker.onmessage = () => {
+            if (n === 200) start = performance.now();  // after a first 200
+            if (++n < 1400) worker.postMessage({ line });
+            else { worker.terminate(); done((performance.now() - start) / 1200); }
+          };
+          worker.postMessage({ line });''')
         print(f'first visit to the first hint: {first:.1f} s; repeat visit (reload) to it: {repeat:.2f} s; '
               f'then its spread table (sd) after {spread:.1f} s more')
         # Chromium gives a page performance.now() in steps of 100 us (no
@@ -111,7 +125,8 @@ def main():
             print(f'a hint in the page (worker round trip, table loaded), {len(times)} hints, {name}: '
                   f'median {1000 * times[len(times) // 2]:.0f} us, '
                   f'p90 {1000 * times[int(len(times) * 0.9)]:.0f} us (in steps of 100 us), mean {1000 * mean:.0f} us')
-        print(f'the round trip without a hint (the memory message), 1200 times: mean {1000 * hops:.0f} us')
+        print(f'the round trip without a hint (the memory message), 1200 times: mean {1000 * hops:.0f} us; '
+              f'a bare echo worker, 1200 times: mean {1000 * echo:.0f} us')
     finally:
         driver.quit()
         server.terminate()
