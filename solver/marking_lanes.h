@@ -18,7 +18,6 @@
 
 namespace penk {
 
-
 // One position's legal markings, in catalog order, and what follows each:
 // its successor's table index, or -1 and the leaf value when the marking
 // ends the game (R5.2). About 14 KB: a thread's or a decider's buffer,

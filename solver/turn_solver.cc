@@ -37,7 +37,6 @@ struct Links {
   }
 };
 
-
 // The keep values of a reroll stage: keep k (fewer than six dice) is the
 // mean of its six outcomes, one more die each, from lattice[462..923] (the
 // rolls' values with one reroll fewer) down; one turn (V = double) or
