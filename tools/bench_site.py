@@ -11,7 +11,9 @@ mean (the page's clock steps by 100 us, the mean of a whole run does not),
 for a first run of 1,200 hints and a second;
 and the mean of the same round trip without a hint (the worker's `memory`
 message), the part of a hint's time that is not the module's, beside a bare
-worker's echo of a message (the browser's own floor).
+worker's echo of a message (the browser's own floor); and a hint timed
+inside a worker, the site's module with the tables the page kept, no
+message between (the engine's own time in the browser).
 
     /usr/bin/python3 tools/bench_site.py build-wasm/site
 """
@@ -114,6 +116,42 @@ def main():
             else { worker.terminate(); done((performance.now() - start) / 1200); }
           };
           worker.postMessage({ line });''')
+        # The engine alone in the browser: the site's module in a worker of
+        # this script's own, reading the tables the page's worker kept in
+        # IndexedDB (it builds none), each hint timed inside that worker, no
+        # message between: each of the 24 hints of the run above 50 times in
+        # a row (the clock's 100 us steps are too coarse for one), after a
+        # first 1,200 to warm the module; the median of the 24.
+        module = driver.execute_async_script('''
+          const done = arguments[arguments.length - 1];
+          const source = `import { createEngine } from '${new URL('penk_engine.mjs', location.href)}';
+            onmessage = async () => {
+              try {
+                const e = await createEngine({ build: false });
+                const rolls = ['12345J', '1135JJ', '444555', '22233J', '11111J', '5555JJ', '123345', '2244JJ'];
+                const line = (i) => JSON.stringify({ id: i, cmd: 'hint', sheet: 'o..../.o.../..o../...o./....o',
+                                                     roll: rolls[i % 8], rerolls: i % 3, top: 3 });
+                for (let i = 0; i < 1200; ++i) {
+                  const reply = JSON.parse(await e.requestLine(line(i)));
+                  if (!reply.result || reply.result.actions[0].sd === undefined) throw new Error(JSON.stringify(reply));
+                }
+                const each = [];
+                for (let i = 0; i < 24; ++i) {
+                  const t = performance.now();
+                  for (let k = 0; k < 50; ++k) await e.requestLine(line(i));
+                  each.push((performance.now() - t) / 50);
+                }
+                postMessage(each);
+              } catch (err) {
+                postMessage(String(err));
+              }
+            };`;
+          const worker = new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })), { type: 'module' });
+          worker.onmessage = (m) => { worker.terminate(); done(m.data); };
+          worker.postMessage('go');''')
+        if isinstance(module, str):
+            raise RuntimeError(f'the engine in a worker of its own: {module}')
+        module.sort()
         print(f'first visit to the first hint: {first:.1f} s; repeat visit (reload) to it: {repeat:.2f} s; '
               f'then its spread table (sd) after {spread:.1f} s more')
         # Chromium gives a page performance.now() in steps of 100 us (no
@@ -127,6 +165,9 @@ def main():
                   f'p90 {1000 * times[int(len(times) * 0.9)]:.0f} us (in steps of 100 us), mean {1000 * mean:.0f} us')
         print(f'the round trip without a hint (the memory message), 1200 times: mean {1000 * hops:.0f} us; '
               f'a bare echo worker, 1200 times: mean {1000 * echo:.0f} us')
+        print(f'a hint timed inside a worker (the engine alone, tables loaded): median of 24 hints '
+              f'{1000 * module[12]:.0f} us (each the mean of 50 in a row), from {1000 * module[0]:.0f} '
+              f'to {1000 * module[-1]:.0f} us')
     finally:
         driver.quit()
         server.terminate()
