@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <mutex>
 #include <tuple>
 
@@ -31,6 +32,21 @@ uint64_t GameKey(uint64_t seed, int64_t game) {
 // over games of S_g^2, S_g n_g and n_g^2.
 double ClusteredHalfWidth(double s2, double sn, double n2, double m, double n) {
   return 1.959964 * std::sqrt(std::max(0.0, s2 - 2 * m * sn + m * m * n2) / (n * n));
+}
+
+// A bucket's figures from its sums: its positions, mean prediction, mean
+// outcome and that mean's 95% interval (clustered by game) clipped to
+// [low, high]. The same for win chances (BucketStats) and scores (ScoreBucket).
+template <class Bucket>
+void FillBucket(const ClusteredSums& s, double low, double high, Bucket& out) {
+  out.positions = s.n;
+  if (s.n == 0) return;
+  const double n = static_cast<double>(s.n);
+  out.predicted = s.p / n;
+  out.observed = s.y / n;
+  const double half = ClusteredHalfWidth(s.s2, s.sn, s.n2, out.observed, n);
+  out.ci_low = std::max(low, out.observed - half);
+  out.ci_high = std::min(high, out.observed + half);
 }
 
 // Adds one game's positions, (bucket, prediction, outcome) each, to `sums`.
@@ -189,19 +205,9 @@ ReliabilityTable ReliabilityAccumulator::Table() const {
     t.brier_base = y2_ / N - mean * mean;  // mean (y - mean)^2
   }
   for (int b = 0; b < kCalibrationBuckets; ++b) {
-    const ClusteredSums& s = sums_[b];
     BucketStats& out = t.buckets[b];
-    out.positions = s.n;
-    if (s.n == 0) continue;
-    const double n = static_cast<double>(s.n);
-    out.predicted = s.p / n;
-    out.observed = s.y / n;
-    // Clustered (sandwich) variance of a ratio mean: sum_g (S_g - m n_g)^2 / n^2.
-    const double m = out.observed;
-    const double half = ClusteredHalfWidth(s.s2, s.sn, s.n2, m, n);
-    out.ci_low = std::max(0.0, m - half);
-    out.ci_high = std::min(1.0, m + half);
-    t.max_gap = std::max(t.max_gap, std::fabs(out.observed - out.predicted));
+    FillBucket(sums_[b], 0.0, 1.0, out);
+    if (out.positions > 0) t.max_gap = std::max(t.max_gap, std::fabs(out.observed - out.predicted));
   }
   return t;
 }
@@ -221,19 +227,9 @@ ScoreTable ScoreAccumulator::Table() const {
   ScoreTable t;
   t.positions = positions_;
   if (positions_ > 0) t.mean_abs_error = abs_error_ / static_cast<double>(positions_);
-  for (int b = 0; b < kScoreBuckets; ++b) {
-    const ClusteredSums& s = sums_[b];
-    ScoreBucket& out = t.buckets[b];
-    out.positions = s.n;
-    if (s.n == 0) continue;
-    const double n = static_cast<double>(s.n);
-    out.predicted = s.p / n;
-    out.observed = s.y / n;
-    const double m = out.observed;
-    const double half = ClusteredHalfWidth(s.s2, s.sn, s.n2, m, n);
-    out.ci_low = m - half;
-    out.ci_high = m + half;
-  }
+  for (int b = 0; b < kScoreBuckets; ++b)
+    FillBucket(sums_[b], -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(),
+               t.buckets[b]);
   return t;
 }
 
