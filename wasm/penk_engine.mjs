@@ -228,6 +228,8 @@ export async function createEngine(options = {}) {
       // a 48-byte table (every row blocked: no position) was written as
       // 8 other bytes and the first 40 of its own.
       for (const { name, bytes } of list) {
+        if (!(bytes instanceof Uint8Array))
+          throw new Error(`penk-engine: the bytes of ${JSON.stringify(name)} are not a Uint8Array (a Buffer or the bytes tables.read gives)`);
         const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
         FS.writeFile(pathOf(name), whole ? bytes : new Uint8Array(bytes));
       }

@@ -151,6 +151,9 @@ test('an engine that only reads spread tables gets them from another', async () 
   assert.equal(await reader.requestLine(JSON.stringify(ask)), want);
   // Names are file names of the folder, nothing else; a missing value table is said.
   assert.throws(() => reader.tables.read('../x.penktable'), /not a table file name/);
+  // Bytes that are not bytes are refused, not written as an empty or text file.
+  await assert.rejects(reader.tables.add([{ name: 'x.penktable', bytes: 'a table' }]), /not a Uint8Array/);
+  assert.ok(!reader.tables.has('x.penktable'));
   await assert.rejects(builder.buildSpread('none.penktable'), /none\.penktable not found/);
   reader.close();
   builder.close();
