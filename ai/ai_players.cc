@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdlib>
+#include <stdexcept>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
@@ -180,7 +181,16 @@ ExpertPlayer::ExpertPlayer(std::shared_ptr<TableCache> tables, const ExpertParam
       scratch_turn_(std::make_unique<TurnValues>()),
       effects_(1024),
       solitaire_(std::move(tables)),
-      net_(std::move(net)) {}
+      net_(std::move(net)) {
+  if (net_) {
+    // NetFor refuses a net of a layout this program cannot compute.
+    absl::StatusOr<FeatureLayout> layout = FeatureLayoutOf(net_->layout());
+    if (!layout.ok() || layout->count() != net_->inputs())
+      throw std::invalid_argument(absl::StrCat("expert: a net of ", net_->inputs(),
+                                               " inputs, feature layout ", net_->layout()));
+    layout_ = *layout;
+  }
+}
 
 double ExpertPlayer::Worth(const Sheet& sheet) {  // an opponent's
   const double score = Score(sheet, key_.rules);
@@ -207,11 +217,12 @@ const ExpertPlayer::LinesEffect& ExpertPlayer::Effect(uint32_t rows, uint32_t co
   if (net_) {
     for (int q = 0; q < key_.players; ++q) {
       if (q == key_.me || e.sheets[q] == key_.sheets[q]) continue;
-      const int at = SlotOf(q, next_mover_, key_.players) * kSlotFeatures;
-      float slot[kSlotFeatures];
-      WriteSlotFeatures(e.sheets[q], SolitaireValueOfSheet(*tables_, e.sheets[q], key_.rules),
-                        NextTurns(q), key_.rules, slot);
-      for (int i = 0; i < kSlotFeatures; ++i)
+      const int at = SlotOf(q, next_mover_, key_.players) * layout_.slot_features;
+      float slot[kMaxSlotFeatures];
+      WriteSlotFeatures(layout_, e.sheets[q],
+                        SolitaireValueOfSheet(*tables_, e.sheets[q], key_.rules), NextTurns(q),
+                        key_.rules, slot);
+      for (int i = 0; i < layout_.slot_features; ++i)
         if (slot[i] != base_[at + i]) e.net_delta.emplace_back(at + i, slot[i] - base_[at + i]);
     }
   }
@@ -237,19 +248,20 @@ void ExpertPlayer::PrepareNet() {
     p.turns[q] = NextTurns(q);
     p.values[q] = SolitaireValueOfSheet(*tables_, p.sheets[q], key_.rules);
   }
-  base_ = FeaturesOf(p);
+  base_ = FeaturesOf(layout_, p);
   net_->Begin(base_.data(), base_acc_);
 }
 
 NeuralOutput ExpertPlayer::NetLeaf(const Sheet& me, ColumnCodes next, const LinesEffect& effect) {
   leaf_acc_ = base_acc_;
   const int mine = SlotOf(key_.me, next_mover_, key_.players);
-  const int at = mine * kSlotFeatures;
-  float slot[kSlotFeatures];
+  const int at = mine * layout_.slot_features;
+  float slot[kMaxSlotFeatures];
   // Live (two closed columns end the game and are valued exactly), so a full
   // table has a value.
-  WriteSlotFeatures(me, ValueOrThrow(*my_table_, next), key_.turns + 1, key_.rules, slot);
-  for (int i = 0; i < kSlotFeatures; ++i)
+  WriteSlotFeatures(layout_, me, ValueOrThrow(*my_table_, next), key_.turns + 1, key_.rules,
+                    slot);
+  for (int i = 0; i < layout_.slot_features; ++i)
     if (slot[i] != base_[at + i]) net_->Add(leaf_acc_, at + i, slot[i] - base_[at + i]);
   for (const auto& [i, delta] : effect.net_delta) net_->Add(leaf_acc_, i, delta);
   return net_->Finish(leaf_acc_, key_.players);

@@ -232,6 +232,7 @@ class ExpertPlayer : public Player {
   OptimalPlayer solitaire_;
   std::shared_ptr<const NeuralNet> net_;
   int next_mover_ = 0;              // the seat after ours: the net's mover at our leaves
+  FeatureLayout layout_;            // the net's (its constructor)
   NeuralFeatures base_{};           // the inputs before our marking, seen by next_mover_
   NeuralNet::Accumulator base_acc_, leaf_acc_;
   // With a net: our win share and expected final score at each leaf of the

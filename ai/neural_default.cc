@@ -15,7 +15,7 @@ absl::StatusOr<std::shared_ptr<const NeuralNet>> BuiltInNeuralNet() {
           "this program was built without ", kNeuralNetFile,
           " (the neural player's net; see docs/AI.md for the command that trains it)"));
     absl::StatusOr<NeuralNet> parsed =
-        NeuralNet::Parse(bytes, kNeuralNetFile, kFeatureLayout, kFeatureCount);
+        NeuralNet::Parse(bytes, kNeuralNetFile, kReadableNetInputs);
     if (!parsed.ok()) return parsed.status();
     return std::make_shared<const NeuralNet>(*std::move(parsed));
   }();
@@ -28,8 +28,14 @@ absl::StatusOr<std::shared_ptr<const NeuralNet>> NetFor(std::shared_ptr<const Ne
     return absl::InvalidArgumentError(absl::StrCat(
         "the neural net is trained for line-min=", Rules{}.line_min, " only (R6.5); got ",
         FormatRules(rules), ": use expert"));
-  if (net) return net;
-  return BuiltInNeuralNet();
+  if (!net) return BuiltInNeuralNet();
+  absl::StatusOr<FeatureLayout> layout = FeatureLayoutOf(net->layout());
+  if (!layout.ok()) return layout.status();
+  if (layout->count() != net->inputs())
+    return absl::InvalidArgumentError(absl::StrCat("a net of ", net->inputs(),
+                                                   " inputs; its feature layout ", layout->id,
+                                                   " has ", layout->count()));
+  return net;
 }
 
 }  // namespace penk

@@ -7,8 +7,8 @@
 // slot i is seat (mover + i) mod players: one net then serves every seat, and
 // the outputs (win share and final score of each slot) are read back by slot.
 //
-// Layout 1, kFeatureCount floats:
-//   4 slots of kSlotFeatures (zeros for slots >= players):
+// Layout 1, 234 floats:
+//   4 slots of 56 floats (zeros for slots >= players):
 //     [0, 25)   circled cells (bit order of engine/sheet.h: row-major)
 //     [25, 50)  crossed cells, whether by a failure (R3.5) or a PENK (R4.2)
 //     50        score now / 50 (R6)
@@ -26,14 +26,28 @@
 //     5         the last round is being played (R5.2)
 //     [6, 10)   the absolute seat of the mover (one-hot): who still plays
 //               this round, since the round ends with the last seat (R5.2)
-// A change of this layout changes kFeatureLayout: a net of another layout is
-// refused on load.
+// Layout 2 (issue 21 item 6: how near each sheet is to ending the game,
+// R5.2, which layout 1's cell bits say only through many hidden units):
+// each slot is layout 1's 56 then 7 more (63 a slot, 262 in all):
+//     56        free cells left in its two least free columns / 10: how many
+//               cells stand between this sheet and two closed columns
+//               (0 once two are closed)
+//     57, 58, 59  columns with exactly 1, 2, 3 free cells / 5
+//     60, 61, 62  rows with exactly 0, 1, 2 free cells / 5 (a row near
+//               full is a PENK near, R4.2)
+//   then the same 10 for the game.
+// A program reads every layout below (a net says its own; a player computes
+// the features of its net's layout, self-play writes the layout asked
+// for); a change of a layout is a new layout id, so that a net trained on
+// one is never fed another: a net of an unknown layout is refused on load.
 #ifndef PENK_AI_NEURAL_FEATURES_H_
 #define PENK_AI_NEURAL_FEATURES_H_
 
 #include <array>
 #include <cstdint>
 
+#include "absl/status/statusor.h"
+#include "ai/neural_net.h"
 #include "engine/game.h"
 #include "engine/rules.h"
 #include "engine/sheet.h"
@@ -41,10 +55,26 @@
 
 namespace penk {
 
-inline constexpr uint32_t kFeatureLayout = 1;
-inline constexpr int kSlotFeatures = 56;
+// A feature layout: its id (in net and self-play files) and its sizes.
+struct FeatureLayout {
+  uint32_t id = 0;
+  int slot_features = 0;  // floats per slot
+  constexpr int count() const { return kMaxPlayers * slot_features + 10; }
+  constexpr bool operator==(const FeatureLayout&) const = default;
+};
 inline constexpr int kGameFeatures = 10;
-inline constexpr int kFeatureCount = kMaxPlayers * kSlotFeatures + kGameFeatures;  // 234
+inline constexpr FeatureLayout kFeatureLayout1{1, 56};
+inline constexpr FeatureLayout kFeatureLayout2{2, 63};
+// What self-play writes and tools train unless told otherwise.
+inline constexpr FeatureLayout kNewestFeatureLayout = kFeatureLayout2;
+inline constexpr int kMaxSlotFeatures = 63;
+inline constexpr int kMaxFeatureCount = kMaxPlayers * kMaxSlotFeatures + kGameFeatures;  // 262
+
+// The layout of id `id`, or an error naming the ids this program reads.
+absl::StatusOr<FeatureLayout> FeatureLayoutOf(uint32_t id);
+// Every layout above, as a net loader accepts them (NeuralNet::Load).
+inline constexpr NeuralInputs kReadableNetInputs[] = {
+    {kFeatureLayout1.id, kFeatureLayout1.count()}, {kFeatureLayout2.id, kFeatureLayout2.count()}};
 
 // Offsets inside a slot, for callers that change a few inputs (NNUE style).
 inline constexpr int kCircledOffset = 0;
@@ -55,6 +85,10 @@ inline constexpr int kClosedOffset = 52;
 inline constexpr int kFreeOffset = 53;
 inline constexpr int kTurnsOffset = 54;
 inline constexpr int kPresentOffset = 55;
+// Layout 2's additions (above).
+inline constexpr int kToEndOffset = 56;
+inline constexpr int kColumnsFreeOffset = 57;  // 3 floats: 1, 2, 3 free cells
+inline constexpr int kRowsFreeOffset = 60;     // 3 floats: 0, 1, 2 free cells
 
 // A position between turns, by absolute seat.
 struct NeuralPosition {
@@ -73,16 +107,17 @@ struct NeuralPosition {
   static NeuralPosition OfGame(const Game& game, TableCache& tables);
 };
 
-using NeuralFeatures = std::array<float, kFeatureCount>;
+// The first layout.count() floats are the features; the rest stay 0.
+using NeuralFeatures = std::array<float, kMaxFeatureCount>;
 
 // The slot of `seat` when `mover` is to move.
 inline int SlotOf(int seat, int mover, int players) { return (seat - mover + players) % players; }
 
-// One slot's features for a seat's sheet (the slot's first kSlotFeatures floats).
-void WriteSlotFeatures(const Sheet& sheet, double value, int turns, const Rules& rules,
-                       float* slot);
+// One slot's features for a seat's sheet (layout.slot_features floats).
+void WriteSlotFeatures(const FeatureLayout& layout, const Sheet& sheet, double value, int turns,
+                       const Rules& rules, float* slot);
 
-NeuralFeatures FeaturesOf(const NeuralPosition& position);
+NeuralFeatures FeaturesOf(const FeatureLayout& layout, const NeuralPosition& position);
 
 }  // namespace penk
 

@@ -28,6 +28,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 
 namespace penk {
 
@@ -59,18 +60,25 @@ struct NeuralWeights {
   std::vector<float> b3;  // 8
 };
 
+// A feature layout a caller can feed a net of: its id and input count.
+struct NeuralInputs {
+  uint32_t layout = 0;
+  int inputs = 0;
+};
+
 // A loaded net: a plain value (copyable, no process-wide state), immutable
 // after loading, so any number of threads may evaluate it at once.
 class NeuralNet {
  public:
   // `bytes`: a whole file's contents; `what` names it in errors. The net must
-  // read the caller's features: `expected_layout` and `expected_inputs`.
+  // read features the caller can compute: one of `accepted` (its layout and
+  // that layout's input count).
   static absl::StatusOr<NeuralNet> Parse(absl::string_view bytes, absl::string_view what,
-                                         uint32_t expected_layout, int expected_inputs);
+                                         absl::Span<const NeuralInputs> accepted);
   // Reads the file at `path` (a regular file only; its header and exact size
   // are checked before the payload is read), then Parse.
-  static absl::StatusOr<NeuralNet> Load(const std::string& path, uint32_t expected_layout,
-                                        int expected_inputs);
+  static absl::StatusOr<NeuralNet> Load(const std::string& path,
+                                        absl::Span<const NeuralInputs> accepted);
 
   int inputs() const { return inputs_; }
   int hidden1() const { return hidden1_; }

@@ -124,20 +124,26 @@ uint64_t Fnv1a64(absl::string_view bytes, uint64_t hash) {
 }
 
 absl::StatusOr<NeuralNet> NeuralNet::Parse(absl::string_view bytes, absl::string_view what,
-                                           uint32_t expected_layout, int expected_inputs) {
+                                           absl::Span<const NeuralInputs> accepted) {
   absl::StatusOr<Header> h = CheckHeader(bytes.data(), bytes.size(), what);
   if (!h.ok()) return h.status();
   if (FileChecksum(bytes) != h->checksum)
     return absl::DataLossError(absl::StrCat(what, ": checksum mismatch (corrupt file)"));
-  if (h->layout != expected_layout)
+  const NeuralInputs* known = nullptr;
+  for (const NeuralInputs& a : accepted)
+    if (a.layout == h->layout) known = &a;
+  if (!known) {
+    std::string ids;
+    for (const NeuralInputs& a : accepted) absl::StrAppend(&ids, ids.empty() ? "" : ", ", a.layout);
     return absl::FailedPreconditionError(
-        absl::StrCat(what, ": feature layout ", h->layout, ", this program reads layout ",
-                     expected_layout, " (", kRetrain, " on self-play data of layout ",
-                     expected_layout, ")"));
-  if (static_cast<int>(h->inputs) != expected_inputs)
+        absl::StrCat(what, ": feature layout ", h->layout, ", this program reads layout",
+                     accepted.size() == 1 ? " " : "s ", ids, " (", kRetrain,
+                     " on self-play data of one of those)"));
+  }
+  if (static_cast<int>(h->inputs) != known->inputs)
     return absl::FailedPreconditionError(
-        absl::StrCat(what, ": ", h->inputs, " inputs, this program's layout ", expected_layout,
-                     " has ", expected_inputs, " (", kRetrain, ")"));
+        absl::StrCat(what, ": ", h->inputs, " inputs, this program's layout ", known->layout,
+                     " has ", known->inputs, " (", kRetrain, ")"));
   NeuralNet net;
   net.layout_ = h->layout;
   net.inputs_ = static_cast<int>(h->inputs);
@@ -175,8 +181,8 @@ absl::StatusOr<NeuralNet> NeuralNet::Parse(absl::string_view bytes, absl::string
   return net;
 }
 
-absl::StatusOr<NeuralNet> NeuralNet::Load(const std::string& path, uint32_t expected_layout,
-                                          int expected_inputs) {
+absl::StatusOr<NeuralNet> NeuralNet::Load(const std::string& path,
+                                          absl::Span<const NeuralInputs> accepted) {
   // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
   Fd fd{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)};
   if (fd.fd < 0) {
@@ -207,7 +213,7 @@ absl::StatusOr<NeuralNet> NeuralNet::Load(const std::string& path, uint32_t expe
   if (rest < 0)
     return absl::FailedPreconditionError(absl::StrCat(path, ": cannot read: ", std::strerror(errno)));
   bytes.resize(sizeof header + static_cast<size_t>(rest));
-  return Parse(bytes, path, expected_layout, expected_inputs);
+  return Parse(bytes, path, accepted);
 }
 
 absl::StatusOr<std::string> EncodeNeuralNet(const NeuralWeights& w) {

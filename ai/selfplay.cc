@@ -16,16 +16,17 @@
 namespace penk {
 namespace {
 
-constexpr int kRowFloats = kFeatureCount + kSelfPlayTargets;
 constexpr int64_t kBlockGames = 64;
 
 struct GameRows {
-  std::vector<float> floats;  // rows of kRowFloats
+  std::vector<float> floats;  // rows of layout.count() + kSelfPlayTargets
 };
 
 void Put32(char* p, uint32_t x) { std::memcpy(p, &x, 4); }
 
-absl::StatusOr<GameRows> PlayOne(const SelfPlayOptions& o, int64_t g) {
+absl::StatusOr<GameRows> PlayOne(const SelfPlayOptions& o, const FeatureLayout& layout,
+                                 int64_t g) {
+  const int features = layout.count(), row_floats = features + kSelfPlayTargets;
   const int n = o.players[g % o.players.size()];
   const Rules& rules = o.variants[(g / o.players.size()) % o.variants.size()];
   const uint64_t seed = GameSeed(o.seed, g);
@@ -48,8 +49,8 @@ absl::StatusOr<GameRows> PlayOne(const SelfPlayOptions& o, int64_t g) {
       if (seat != last_seat || game.turns(seat) != last_turns) {  // a turn starts
         last_seat = seat;
         last_turns = game.turns(seat);
-        const NeuralFeatures f = FeaturesOf(NeuralPosition::OfGame(game, *o.tables));
-        out.floats.insert(out.floats.end(), f.begin(), f.end());
+        const NeuralFeatures f = FeaturesOf(layout, NeuralPosition::OfGame(game, *o.tables));
+        out.floats.insert(out.floats.end(), f.begin(), f.begin() + features);
         out.floats.resize(out.floats.size() + kSelfPlayTargets);
         movers.push_back(seat);
       }
@@ -58,7 +59,7 @@ absl::StatusOr<GameRows> PlayOne(const SelfPlayOptions& o, int64_t g) {
     }
     const Winners winners = GameWinners(game);  // R6.4
     for (size_t r = 0; r < movers.size(); ++r) {
-      float* t = out.floats.data() + r * kRowFloats + kFeatureCount;
+      float* t = out.floats.data() + r * row_floats + features;
       for (int s = 0; s < n; ++s) {
         const int slot = SlotOf(s, movers[r], n);
         t[slot] = static_cast<float>(winners.Share(game, s));
@@ -89,6 +90,8 @@ absl::StatusOr<SelfPlaySummary> WriteSelfPlay(const SelfPlayOptions& o, const st
       return absl::InvalidArgumentError(
           absl::StrCat("self-play games have 2 to 4 players (the net values opponents); got ", n));
   if (!o.tables) return absl::FailedPreconditionError("self-play needs a table cache");
+  absl::StatusOr<FeatureLayout> layout = FeatureLayoutOf(o.layout);
+  if (!layout.ok()) return layout.status();
   if (absl::StatusOr<std::unique_ptr<Player>> bot =
           MakeBot(o.player, o.variants.front(), 0, o.tables, o.net);
       !bot.ok())
@@ -101,9 +104,9 @@ absl::StatusOr<SelfPlaySummary> WriteSelfPlay(const SelfPlayOptions& o, const st
   char header[kSelfPlayHeaderBytes] = {};
   std::memcpy(header, "PENKSELF", 8);
   Put32(header + 8, kSelfPlayVersion);
-  Put32(header + 12, kFeatureLayout);
-  Put32(header + 16, kFeatureCount);
-  Put32(header + 20, kRowFloats);
+  Put32(header + 12, layout->id);
+  Put32(header + 16, layout->count());
+  Put32(header + 20, layout->count() + kSelfPlayTargets);
   // rows (bytes 24..31) stay 0 until the end: a killed writer's file says so.
   bool io_ok = std::fwrite(header, 1, sizeof header, file) == sizeof header;
   SelfPlaySummary summary;
@@ -111,7 +114,7 @@ absl::StatusOr<SelfPlaySummary> WriteSelfPlay(const SelfPlayOptions& o, const st
     const int64_t count = std::min(kBlockGames, o.games - first);
     std::vector<GameRows> block(count);
     if (absl::Status st = PlayBlock(o.threads, first, count, block,
-                                    [&](int64_t g) { return PlayOne(o, g); });
+                                    [&](int64_t g) { return PlayOne(o, *layout, g); });
         !st.ok()) {
       std::fclose(file);
       return st;
@@ -119,7 +122,7 @@ absl::StatusOr<SelfPlaySummary> WriteSelfPlay(const SelfPlayOptions& o, const st
     for (const GameRows& rows : block) {
       io_ok = io_ok && std::fwrite(rows.floats.data(), sizeof(float), rows.floats.size(), file) ==
                            rows.floats.size();
-      summary.rows += static_cast<int64_t>(rows.floats.size() / kRowFloats);
+      summary.rows += static_cast<int64_t>(rows.floats.size() / (layout->count() + kSelfPlayTargets));
     }
     summary.games = first + count;
     if (o.progress) o.progress(summary.games, o.games);

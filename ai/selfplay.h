@@ -3,7 +3,8 @@
 // (ai/neural_features.h) with the game's outcome as targets.
 //
 // File (little-endian), read by tools/train_neural.py:
-//   header, 32 bytes: "PENKSELF", uint32 version (1), uint32 feature layout,
+//   header, 32 bytes: "PENKSELF", uint32 version (1), uint32 feature layout
+//   (SelfPlayOptions::layout),
 //   uint32 features N, uint32 row floats R = N + 10, uint64 rows;
 //   rows of R float32: features[N], win[4], score[4], players, game.
 // win[i] is the final win share of slot i (R6.4: 1/k among k tied winners),
@@ -50,6 +51,9 @@ struct SelfPlayOptions {
   int threads = 1;
   std::shared_ptr<TableCache> tables;
   std::shared_ptr<const NeuralNet> net;      // for a player using the net
+  // The features written (ai/neural_features.h); a player's own net may read
+  // another: each computes the layout it needs.
+  uint32_t layout = 2;
   std::function<void(int64_t done, int64_t total)> progress;
 };
 

@@ -104,7 +104,7 @@ void WriteBytes(const std::string& path, const std::string& bytes) {
 TEST(NeuralNet, EvaluateEqualsAScalarForwardPass) {
   ScratchDir dir("neural");
   const NeuralWeights w = RandomWeights(40, 24, 12, 1);
-  absl::StatusOr<NeuralNet> net = NeuralNet::Load(WriteNet(dir, w), kLayout, 40);
+  absl::StatusOr<NeuralNet> net = NeuralNet::Load(WriteNet(dir, w), {{kLayout, 40}});
   ASSERT_TRUE(net.ok()) << net.status();
   EXPECT_EQ(net->inputs(), 40);
   EXPECT_EQ(net->hidden1(), 24);
@@ -168,7 +168,7 @@ TEST(NeuralNet, EveryLayerSumsInItsStatedOrderBitForBit) {
   // The committed net's shape too (234-128-32).
   for (const auto& [inputs, hidden1, hidden2] : {std::array<int, 3>{29, 37, 45}, {234, 128, 32}}) {
     const NeuralWeights w = RandomWeights(inputs, hidden1, hidden2, 11);
-    absl::StatusOr<NeuralNet> net = NeuralNet::Load(WriteNet(dir, w), kLayout, inputs);
+    absl::StatusOr<NeuralNet> net = NeuralNet::Load(WriteNet(dir, w), {{kLayout, inputs}});
     ASSERT_TRUE(net.ok()) << net.status();
     std::mt19937 rng(12);
     for (int trial = 0; trial < 40; ++trial) {
@@ -186,7 +186,7 @@ TEST(NeuralNet, EveryLayerSumsInItsStatedOrderBitForBit) {
 
 TEST(NeuralNet, AddingChangedFeaturesEqualsEvaluatingTheChangedVector) {
   const NeuralWeights w = RandomWeights(30, 16, 8, 3);
-  absl::StatusOr<NeuralNet> net = NeuralNet::Parse(*EncodeNeuralNet(w), "net", kLayout, 30);
+  absl::StatusOr<NeuralNet> net = NeuralNet::Parse(*EncodeNeuralNet(w), "net", {{kLayout, 30}});
   ASSERT_TRUE(net.ok()) << net.status();
   std::mt19937 rng(4);
   std::vector<float> x = RandomFeatures(30, rng);
@@ -207,7 +207,7 @@ TEST(NeuralNet, AddingChangedFeaturesEqualsEvaluatingTheChangedVector) {
 TEST(NeuralNet, WinSharesOfPresentSlotsSumToOneAndAbsentSlotsAreZero) {
   NeuralWeights w = RandomWeights(10, 8, 4, 5);
   for (float& b : w.b3) b *= 40;  // large logits: the softmax must not overflow
-  absl::StatusOr<NeuralNet> net = NeuralNet::Parse(*EncodeNeuralNet(w), "net", kLayout, 10);
+  absl::StatusOr<NeuralNet> net = NeuralNet::Parse(*EncodeNeuralNet(w), "net", {{kLayout, 10}});
   ASSERT_TRUE(net.ok()) << net.status();
   std::mt19937 rng(6);
   const std::vector<float> x = RandomFeatures(10, rng);
@@ -232,7 +232,7 @@ TEST(NeuralNet, WinSharesOfPresentSlotsSumToOneAndAbsentSlotsAreZero) {
 
 // What a refusal says, or "loaded" if the file was accepted.
 std::string Refusal(const std::string& path, uint32_t layout = kLayout, int inputs = 20) {
-  absl::StatusOr<NeuralNet> net = NeuralNet::Load(path, layout, inputs);
+  absl::StatusOr<NeuralNet> net = NeuralNet::Load(path, {{layout, inputs}});
   if (net.ok()) return "loaded";
   const std::string m(net.status().message());
   EXPECT_EQ(m.find('\n'), std::string::npos) << "one line: " << m;
@@ -314,6 +314,18 @@ TEST_F(NeuralNetFile, OtherLayoutAndOtherInputCountAreRefused) {
   EXPECT_NE(m.find("retrain"), std::string::npos) << m;
   m = Refusal(path_, kLayout, 21);
   EXPECT_NE(m.find("20 inputs"), std::string::npos) << m;
+  // A program that reads several layouts takes a net of any of them, with
+  // that layout's input count, and names them all when it refuses one.
+  const NeuralInputs both[] = {{kLayout - 1, 30}, {kLayout, 20}};
+  absl::StatusOr<NeuralNet> net = NeuralNet::Load(path_, both);
+  ASSERT_TRUE(net.ok()) << net.status();
+  EXPECT_EQ(net->layout(), kLayout);
+  const NeuralInputs others[] = {{kLayout + 1, 20}, {kLayout + 2, 20}};
+  m = std::string(NeuralNet::Load(path_, others).status().message());
+  EXPECT_NE(m.find("feature layout 7, this program reads layouts 8, 9"), std::string::npos) << m;
+  const NeuralInputs wider[] = {{kLayout - 1, 20}, {kLayout, 30}};
+  m = std::string(NeuralNet::Load(path_, wider).status().message());
+  EXPECT_NE(m.find("20 inputs, this program's layout 7 has 30"), std::string::npos) << m;
 }
 
 TEST_F(NeuralNetFile, HugeOrZeroSizesInTheHeaderAreRefusedBeforeAllocating) {
@@ -362,7 +374,7 @@ TEST_F(NeuralNetFile, RandomDamageIsAlwaysRefused) {
     } else {
       for (size_t i = 8; i < kNeuralHeaderBytes; ++i) b[i] = static_cast<char>(rng());
     }
-    EXPECT_FALSE(NeuralNet::Parse(b, "net", kLayout, 20).ok()) << "trial " << trial;
+    EXPECT_FALSE(NeuralNet::Parse(b, "net", {{kLayout, 20}}).ok()) << "trial " << trial;
   }
 }
 
@@ -383,7 +395,7 @@ TEST(NeuralNet, CommittedNetEqualsTheTrainersCheckFile) {
   const std::string check_path = std::string(PENK_SOURCE_DIR) + "/data/neural_check.json";
   if (!std::filesystem::exists(net_path) || !std::filesystem::exists(check_path))
     GTEST_SKIP() << "no committed data/neural.penknet and data/neural_check.json yet";
-  absl::StatusOr<NeuralNet> net = NeuralNet::Load(net_path, kFeatureLayout, kFeatureCount);
+  absl::StatusOr<NeuralNet> net = NeuralNet::Load(net_path, kReadableNetInputs);
   ASSERT_TRUE(net.ok()) << net.status();
   absl::StatusOr<std::vector<NeuralCheckPosition>> positions =
       ParseNeuralCheck(ReadBytes(check_path), check_path, net->layout(), net->inputs());

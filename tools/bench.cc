@@ -356,7 +356,7 @@ void BM_NeuralEvaluate(benchmark::State& state) {
   absl::StatusOr<std::shared_ptr<const NeuralNet>> net = BuiltInNeuralNet();
   if (!net.ok()) return state.SkipWithError(std::string(net.status().message()).c_str());
   NeuralFeatures f{};
-  for (int i = 0; i < kFeatureCount; i += 3) f[i] = 1;
+  for (int i = 0; i < (*net)->inputs(); i += 3) f[i] = 1;
   for (auto _ : state) benchmark::DoNotOptimize((*net)->Evaluate(f.data(), 2));
 }
 BENCHMARK(BM_NeuralEvaluate);
@@ -365,7 +365,7 @@ void BM_NeuralLeaf(benchmark::State& state) {
   absl::StatusOr<std::shared_ptr<const NeuralNet>> net = BuiltInNeuralNet();
   if (!net.ok()) return state.SkipWithError(std::string(net.status().message()).c_str());
   NeuralFeatures f{};
-  for (int i = 0; i < kFeatureCount; i += 3) f[i] = 1;
+  for (int i = 0; i < (*net)->inputs(); i += 3) f[i] = 1;
   NeuralNet::Accumulator base, acc;
   (*net)->Begin(f.data(), base);
   for (auto _ : state) {

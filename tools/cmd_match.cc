@@ -112,7 +112,7 @@ void RunMatchCommand(const MatchArgs& a) {
     net_files[p - 1] = kv[1];
     o.nets.resize(o.players.size());
     o.nets[p - 1] = std::make_shared<const NeuralNet>(
-        OrFail(NeuralNet::Load(kv[1], kFeatureLayout, kFeatureCount)));
+        OrFail(NeuralNet::Load(kv[1], kReadableNetInputs)));
   }
   for (const std::string& name : o.players)  // load the first table before the clock starts
     if (BotNeedsTables(name)) {

@@ -62,7 +62,7 @@ std::string ReadText(const std::string& path) {
 }
 
 void RunCheck(const std::string& net_path, const std::string& against) {
-  absl::StatusOr<NeuralNet> net = NeuralNet::Load(net_path, kFeatureLayout, kFeatureCount);
+  absl::StatusOr<NeuralNet> net = NeuralNet::Load(net_path, kReadableNetInputs);
   if (!net.ok()) CheckFailed(std::string(net.status().message()));
   std::printf("%s: layout %u, %d-%d-%d-%d, %zu bytes, checksum %016llx\n", net_path.c_str(),
               net->layout(), net->inputs(), net->hidden1(), net->hidden2(), kNeuralOutputs,
@@ -148,6 +148,7 @@ struct SelfPlayArgs {
   int64_t games = 1000;
   uint64_t seed = 1;
   int threads = 1;
+  uint32_t layout = kNewestFeatureLayout.id;
   size_t table_cache_mb = TableCache::kDefaultCapMegabytes;
 };
 
@@ -176,9 +177,10 @@ void RunSelfPlay(const SelfPlayArgs& a) {
   o.seed = a.seed;
   o.threads = a.threads;
   o.tables = CommandTableCache(a.table_cache_mb);
+  o.layout = a.layout;
   if (!a.net.empty())
     o.net = std::make_shared<const NeuralNet>(
-        OrFail(NeuralNet::Load(a.net, kFeatureLayout, kFeatureCount)));
+        OrFail(NeuralNet::Load(a.net, kReadableNetInputs)));
   ProgressLine progress("self-play ", "games");
   o.progress = [&](int64_t done, int64_t total) { progress.Update(done, total); };
   const auto start = std::chrono::steady_clock::now();
@@ -196,6 +198,10 @@ void AddSelfPlay(CLI::App* neural) {
       "selfplay", "seeded self-play games written as training rows (features and outcomes)");
   c->add_option("--out", args->out, "the data file to write")->required();
   c->add_option("--player", args->player, "the player in every seat")->default_val("expert");
+  c->add_option("--layout", args->layout,
+                "the feature layout written (ai/neural_features.h), whatever the player's net reads")
+      ->default_val(kNewestFeatureLayout.id)
+      ->check(CLI::Range(1u, kNewestFeatureLayout.id));
   c->add_option("--players", args->players, "player counts, game g has the (g mod size)-th")
       ->default_val("2,3,4");
   c->add_option("--variants", args->variants,

@@ -23,7 +23,7 @@ penk=build/penk
 # Generation 0: 200,000 seeded games of expert, half of them two-player,
 # both penk-lines variants (R4.3), every turn's start a row; a first net.
 "$penk" neural selfplay --out "$work/gen0.bin" --player expert --games 200000 --seed 1 \
-  --threads 2 --players 2,3,4,2 --variants default,penk-lines=columns
+  --threads 2 --players 2,3,4,2 --variants default,penk-lines=columns --layout 1
 /usr/bin/python3 tools/train_neural.py --data "$work/gen0.bin" --out "$work/gen0.penknet" \
   --check "$work/gen0_check.json" --curve "$work/gen0_curve.json" --seed 1 --epochs 6 --threads 2
 
@@ -31,7 +31,7 @@ penk=build/penk
 # win chances are those of games between players like the one that shows
 # them (docs/AI.md); net 1 is trained on these alone.
 "$penk" neural selfplay --out "$work/gen1.bin" --player neural --net "$work/gen0.penknet" \
-  --games 200000 --seed 2 --threads 2 --players 2,3,4,2 --variants default,penk-lines=columns
+  --games 200000 --seed 2 --threads 2 --players 2,3,4,2 --variants default,penk-lines=columns --layout 1
 /usr/bin/python3 tools/train_neural.py --data "$work/gen1.bin" --out "$work/gen1.penknet" \
   --check "$work/gen1_check.json" --curve "$work/gen1_curve.json" --seed 1 --epochs 6 --threads 2
 
@@ -39,9 +39,9 @@ penk=build/penk
 # returns of net 1 along each game rather than the bare outcome: less noise
 # per position (docs/AI.md, "Training").
 "$penk" neural selfplay --out "$work/gen2a.bin" --player neural --net "$work/gen1.penknet" \
-  --games 100000 --seed 11 --threads 2 --players 2,3,4,2 --variants default,penk-lines=columns
+  --games 100000 --seed 11 --threads 2 --players 2,3,4,2 --variants default,penk-lines=columns --layout 1
 "$penk" neural selfplay --out "$work/gen2b.bin" --player neural --net "$work/gen1.penknet" \
-  --games 100000 --seed 12 --threads 2 --players 2,3,4,2 --variants default,penk-lines=columns
+  --games 100000 --seed 12 --threads 2 --players 2,3,4,2 --variants default,penk-lines=columns --layout 1
 /usr/bin/python3 tools/train_neural.py --data "$work/gen2a.bin" "$work/gen2b.bin" --out "$work/gen2.penknet" \
   --check "$work/gen2_check.json" --curve "$work/gen2_curve.json" --seed 1 --epochs 6 --threads 2 \
   --bootstrap "$work/gen1.penknet" --lambda 0.7
@@ -50,9 +50,9 @@ penk=build/penk
 # than random ones (--init): it goes on learning where net 2 stopped, which
 # measured better than a fresh start on the same games (docs/AI.md).
 "$penk" neural selfplay --out "$work/gen3a.bin" --player neural --net "$work/gen2.penknet" \
-  --games 100000 --seed 21 --threads 2 --players 2,3,4,2 --variants default,penk-lines=columns
+  --games 100000 --seed 21 --threads 2 --players 2,3,4,2 --variants default,penk-lines=columns --layout 1
 "$penk" neural selfplay --out "$work/gen3b.bin" --player neural --net "$work/gen2.penknet" \
-  --games 100000 --seed 22 --threads 2 --players 2,3,4,2 --variants default,penk-lines=columns
+  --games 100000 --seed 22 --threads 2 --players 2,3,4,2 --variants default,penk-lines=columns --layout 1
 /usr/bin/python3 tools/train_neural.py --data "$work/gen3a.bin" "$work/gen3b.bin" --out data/neural.penknet \
   --check data/neural_check.json --curve data/neural_curve.json --seed 1 --epochs 6 --threads 2 \
   --bootstrap "$work/gen2.penknet" --lambda 0.7 --init "$work/gen2.penknet" --compare "$work/gen2.penknet"

@@ -37,6 +37,23 @@ MAX_UNITS = 4096
 FNV_OFFSET = 14695981039346656037
 FNV_PRIME = 1099511628211
 MASK64 = (1 << 64) - 1
+# Floats per seat's slot of each feature layout (ai/neural_features.h): 4
+# slots, then 10 for the game. Layout 2 is layout 1 with 7 more at the end of
+# each slot, so a net of layout 1 reads layout 2's data through widen_net.
+SLOT_FEATURES = {1: 56, 2: 63}
+GAME_FEATURES = 10
+
+
+def layout_inputs(layout):
+    return 4 * SLOT_FEATURES[layout] + GAME_FEATURES
+
+
+def layout_columns(narrow, wide):
+    """Where each input of layout `narrow` sits in layout `wide` (a layout
+    that holds it: every slot's first inputs, the game's last 10)."""
+    a, b = SLOT_FEATURES[narrow], SLOT_FEATURES[wide]
+    slots = [s * b + o for s in range(4) for o in range(a)]
+    return np.array(slots + [4 * b + g for g in range(GAME_FEATURES)])
 
 
 class Refused(Exception):
@@ -59,6 +76,11 @@ def read_header(path):
     version, layout, n, row_floats, rows = struct.unpack("<IIIIQ", head[8:])
     if version != SELF_VERSION:
         raise Refused(f"{path}: self-play format version {version}, this trainer reads {SELF_VERSION}")
+    if layout not in SLOT_FEATURES:
+        raise Refused(f"{path}: feature layout {layout}, this trainer reads layouts "
+                      f"{', '.join(map(str, SLOT_FEATURES))}")
+    if n != layout_inputs(layout):
+        raise Refused(f"{path}: {n} features, layout {layout} has {layout_inputs(layout)}")
     if not 1 <= n <= MAX_UNITS or row_floats != n + 10:
         raise Refused(f"{path}: {n} features in rows of {row_floats} floats, expected 1..{MAX_UNITS} and features + 10")
     row_bytes = 4 * row_floats
@@ -140,10 +162,8 @@ def validation_mask(file_of, games, percent):
 
 def rows_make_penks(data, n, layout):
     """Per row: the penk-lines variant's input (R4.3: 1 when rows make PENKs,
-    0 with penk-lines=columns), the 4th of the 10 game features of layout 1
-    (ai/neural_features.h)."""
-    if layout != 1:
-        raise Refused(f"--variant reads feature layout 1; the data have layout {layout}")
+    0 with penk-lines=columns), the 4th of the 10 game features of every
+    layout (ai/neural_features.h)."""
     return data[:, n - 10 + 3] > 0.5
 
 
@@ -163,7 +183,7 @@ def validation_groups(data, val_idx, n, layout):
     count then variant ("rows", "columns"); variant "both" for a layout that
     does not say it."""
     players = data[val_idx, n + 8]
-    variants = rows_make_penks(data[val_idx], n, layout) if layout == 1 else None
+    variants = rows_make_penks(data[val_idx], n, layout)
     out = []
     for k in (2, 3, 4):
         for variant in (("rows", "columns") if variants is not None else ("both",)):
@@ -177,9 +197,8 @@ def validation_groups(data, val_idx, n, layout):
 
 def validation_stages(data, val_idx, n, layout):
     """(first turn, last turn, validation rows) by the turns the mover has
-    played (slot 0's turns / 15 in layout 1): 0-2, 3-5, 6-8, 9 and more."""
-    if layout != 1:
-        return []
+    played (slot 0's turns / 15, input 54 of every layout): 0-2, 3-5, 6-8, 9
+    and more."""
     turns = np.rint(data[val_idx, 54] * 15).astype(np.int64)
     out = []
     for first, last in ((0, 2), (3, 5), (6, 8), (9, 99)):
@@ -207,10 +226,11 @@ def net_bytes(model, layout):
     return header[:40] + struct.pack("<Q", checksum) + payload
 
 
-def read_net(path, layout, n, torch):
+def read_net(path, layout, torch):
     """The model of a net file (ai/neural_net.h), checked as the C++ loader
     checks it: magic, version, outputs, sizes, payload count, exact size,
-    checksum, and the data's feature layout and input count."""
+    checksum, a known feature layout with its input count; one of the data's
+    `layout`, or layout 1 for data of layout 2 (widened, widen_net)."""
     try:
         with open(path, "rb") as f:
             raw = f.read()
@@ -229,9 +249,11 @@ def read_net(path, layout, n, torch):
         raise Refused(f"{path}: {len(raw)} bytes, the sizes say {NET_HEADER + 4 * want}")
     if fnv1a64(raw[NET_HEADER:], fnv1a64(raw[:40] + bytes(8))) != checksum:
         raise Refused(f"{path}: checksum mismatch (corrupt file)")
-    if (net_layout, inputs) != (layout, n):
-        raise Refused(f"{path}: feature layout {net_layout} with {inputs} inputs, "
-                      f"the data have layout {layout} with {n}")
+    if net_layout not in SLOT_FEATURES or inputs != layout_inputs(net_layout):
+        raise Refused(f"{path}: feature layout {net_layout} with {inputs} inputs, this trainer reads "
+                      f"layouts {', '.join(f'{k} ({layout_inputs(k)} inputs)' for k in SLOT_FEATURES)}")
+    if net_layout != layout and not (net_layout, layout) == (1, 2):
+        raise Refused(f"{path}: feature layout {net_layout}, the data have layout {layout}")
     w = np.frombuffer(raw, dtype="<f4", offset=NET_HEADER).astype(np.float32)
     model = torch.nn.Sequential(
         torch.nn.Linear(inputs, h1), torch.nn.ReLU(),
@@ -243,6 +265,23 @@ def read_net(path, layout, n, torch):
             for p in (layer.weight, layer.bias):
                 p.copy_(torch.from_numpy(w[at:at + p.numel()].reshape(p.shape)))
                 at += p.numel()
+    model.eval()
+    return widen_net(model, net_layout, layout, torch) if net_layout != layout else model
+
+
+def widen_net(model, narrow, wide, torch):
+    """The model of layout `narrow` as a model of layout `wide` with the
+    same outputs: its first layer's weights moved to their inputs' places,
+    0 for the inputs it never read. A net goes on learning with inputs it did
+    not have (--init), or values data of a layout it was not trained on
+    (--bootstrap, --compare)."""
+    old = model[0]
+    first = torch.nn.Linear(layout_inputs(wide), old.out_features)
+    with torch.no_grad():
+        first.weight.zero_()
+        first.weight[:, torch.from_numpy(layout_columns(narrow, wide))] = old.weight
+        first.bias.copy_(old.bias)
+    model[0] = first
     model.eval()
     return model
 
@@ -396,12 +435,12 @@ def main(argv):
     train_idx, val_idx = np.flatnonzero(~val), np.flatnonzero(val)
     # Every net named is read and checked here, before the minutes of work
     # below, so a wrong file is refused at once.
-    bootstrap = read_net(a.bootstrap, layout, n, torch) if a.bootstrap else None
-    start = read_net(a.init, layout, n, torch) if a.init else None
+    bootstrap = read_net(a.bootstrap, layout, torch) if a.bootstrap else None
+    start = read_net(a.init, layout, torch) if a.init else None
     # Building a model draws torch's generator, which a fresh model's
     # weights draw next: the net compared with must not change the net trained.
     with torch.random.fork_rng(devices=[]):
-        compare = read_net(a.compare, layout, n, torch) if a.compare else None
+        compare = read_net(a.compare, layout, torch) if a.compare else None
     # Training targets: the outcomes (win shares, scores / 50 by slot), or
     # their lambda-returns along each game under the bootstrap net.
     if a.bootstrap:

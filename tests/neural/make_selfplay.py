@@ -3,7 +3,7 @@
 `penk neural selfplay` (tools/train_neural.py reads it), for the trainer's
 tests: binary features, random players, win shares and scores.
 
-    make_selfplay.py OUT --games G --features N [--layout L] [--seed S] [--rows-zero]
+    make_selfplay.py OUT --games G [--features N] [--layout L] [--seed S] [--rows-zero]
 
 --rows-zero writes 0 in the header's row count and half a row more, as a
 killed writer leaves its file.
@@ -16,13 +16,13 @@ import numpy as np
 p = argparse.ArgumentParser()
 p.add_argument("out")
 p.add_argument("--games", type=int, default=60)
-p.add_argument("--features", type=int, default=234)  # kFeatureCount, ai/neural_features.h
+p.add_argument("--features", type=int, help="default: the layout's count (ai/neural_features.h)")
 p.add_argument("--layout", type=int, default=1)
 p.add_argument("--seed", type=int, default=1)
 p.add_argument("--rows-zero", action="store_true")
 a = p.parse_args()
 rng = np.random.default_rng(a.seed)
-n = a.features
+n = a.features or {1: 234, 2: 262}[a.layout]
 rows = []
 for game in range(a.games):
     players = int(rng.integers(2, 5))

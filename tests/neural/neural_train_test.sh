@@ -79,7 +79,7 @@ grep -q "^validation, 2 players, columns: $shared positions" own.txt ||
   { echo "expected the shared net's $shared positions of 2 players, columns:"; cat own.txt; exit 1; }
 "$penk" neural check own.penknet
 # Another layout beside the first: refused, one line, exit 2.
-"$py" "$src/tests/neural/make_selfplay.py" c.penkself --games 5 --layout 2
+"$py" "$src/tests/neural/make_selfplay.py" c.penkself --games 40 --layout 2
 set +e
 "$py" "$src/tools/train_neural.py" --data a.penkself c.penkself --out bad.penknet 2>err.txt
 rc=$?
@@ -87,6 +87,26 @@ set -e
 [ "$rc" -eq 2 ] || { echo "expected exit 2 for mixed layouts, got $rc"; exit 1; }
 grep -q 'all data files must share one layout' err.txt
 [ "$(wc -l < err.txt)" -eq 1 ]
+# A data file whose feature count is not its layout's, or of a layout the
+# trainer does not know: refused, one line, exit 2.
+"$py" "$src/tests/neural/make_selfplay.py" short.penkself --games 5 --layout 2 --features 234
+"$py" "$src/tests/neural/make_selfplay.py" nine.penkself --games 5 --layout 9 --features 234
+for f in short nine; do
+  set +e
+  "$py" "$src/tools/train_neural.py" --data $f.penkself --out bad.penknet 2>err.txt
+  rc=$?
+  set -e
+  [ "$rc" -eq 2 ] && [ "$(wc -l < err.txt)" -eq 1 ] || { echo "expected exit 2 and one line for $f:"; cat err.txt; exit 1; }
+done
+grep -q 'feature layout 9, this trainer reads layouts 1, 2' err.txt
+# Layout 2 (ai/neural_features.h): a net of layout 1 widened to it gives the
+# same outputs (widen_test.py); trained on from there (--init, TD targets of
+# the layout-1 net, --compare) it is a net of layout 2 the C++ side reads
+# and evaluates as torch does.
+"$py" "$src/tests/neural/widen_test.py" "$src" net.penknet
+"$py" "$src/tools/train_neural.py" --data c.penkself --out wide.penknet --check wide.json --seed 1 \
+  --epochs 1 --threads 2 --init net.penknet --bootstrap net.penknet --lambda 0.7 --compare net.penknet 2>wide.txt
+"$penk" neural check wide.penknet --against wide.json | grep -q 'layout 2, 262-128-32-8'
 # A damaged net: `penk neural check` exits 1 with one line.
 cp net.penknet bad.penknet
 printf '\x01' | dd of=bad.penknet bs=1 seek=100 conv=notrunc status=none
