@@ -55,20 +55,22 @@
 
 namespace penk {
 
+inline constexpr int kGameFeatures = 10;
+
 // A feature layout: its id (in net and self-play files) and its sizes.
 struct FeatureLayout {
   uint32_t id = 0;
   int slot_features = 0;  // floats per slot
-  constexpr int count() const { return kMaxPlayers * slot_features + 10; }
+  constexpr int count() const { return kMaxPlayers * slot_features + kGameFeatures; }
   constexpr bool operator==(const FeatureLayout&) const = default;
 };
-inline constexpr int kGameFeatures = 10;
 inline constexpr FeatureLayout kFeatureLayout1{1, 56};
 inline constexpr FeatureLayout kFeatureLayout2{2, 63};
 // What self-play writes and tools train unless told otherwise.
 inline constexpr FeatureLayout kNewestFeatureLayout = kFeatureLayout2;
-inline constexpr int kMaxSlotFeatures = 63;
-inline constexpr int kMaxFeatureCount = kMaxPlayers * kMaxSlotFeatures + kGameFeatures;  // 262
+// The widest layout: the room a buffer of any layout's features needs.
+inline constexpr int kMaxSlotFeatures = kFeatureLayout2.slot_features;
+inline constexpr int kMaxFeatureCount = kFeatureLayout2.count();  // 262
 
 // The layout of id `id`, or an error naming the ids this program reads.
 absl::StatusOr<FeatureLayout> FeatureLayoutOf(uint32_t id);
