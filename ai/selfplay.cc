@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "ai/bot.h"
+#include "ai/dice_stream.h"
 #include "ai/neural_features.h"
 #include "ai/parallel_block.h"
 #include "ai/player.h"
@@ -39,6 +40,22 @@ absl::StatusOr<GameRows> PlayOne(const SelfPlayOptions& o, const FeatureLayout& 
       if (!bot.ok()) return bot.status();
       seats.push_back(*std::move(bot));
     }
+    // The exploring opening (SelfPlayOptions::opening_rounds): its length
+    // and each seat's player, from the game's seed alone.
+    int opening = 0;
+    std::vector<std::unique_ptr<Player>> openers;
+    if (o.opening_rounds > 0) {
+      const uint64_t draw = MixBits(seed ^ 0x6f70656e696e67ULL);
+      opening = 1 + static_cast<int>(draw % static_cast<uint64_t>(o.opening_rounds));
+      for (int s = 0; s < n; ++s) {
+        const uint64_t pick = MixBits(draw + static_cast<uint64_t>(s) + 1);
+        absl::StatusOr<std::unique_ptr<Player>> bot =
+            MakeBot(o.opening_players[pick % o.opening_players.size()], rules,
+                    pick ^ 0x5bd1e995ULL, o.tables, o.net);
+        if (!bot.ok()) return bot.status();
+        openers.push_back(*std::move(bot));
+      }
+    }
     absl::StatusOr<Game> created = Game::Create(n, rules, seed);
     if (!created.ok()) return created.status();
     Game game = *std::move(created);
@@ -46,6 +63,13 @@ absl::StatusOr<GameRows> PlayOne(const SelfPlayOptions& o, const FeatureLayout& 
     int last_seat = -1, last_turns = -1;
     while (!game.over()) {
       const int seat = game.current();
+      // The last seat closes each round: round L begins once it has played L turns.
+      const bool in_opening = game.turns(n - 1) < opening;
+      if (in_opening) {
+        if (absl::Status st = PlayDecision(game, *openers[seat]); !st.ok())
+          return absl::InternalError(absl::StrCat("game ", g, ": ", st.message()));
+        continue;
+      }
       if (seat != last_seat || game.turns(seat) != last_turns) {  // a turn starts
         last_seat = seat;
         last_turns = game.turns(seat);
@@ -96,6 +120,17 @@ absl::StatusOr<SelfPlaySummary> WriteSelfPlay(const SelfPlayOptions& o, const st
           MakeBot(o.player, o.variants.front(), 0, o.tables, o.net);
       !bot.ok())
     return bot.status();
+  if (o.opening_rounds < 0 || o.opening_rounds > kMaxOpeningRounds)
+    return absl::InvalidArgumentError(absl::StrCat("opening rounds must be 0..",
+                                                   kMaxOpeningRounds, "; got ", o.opening_rounds));
+  if (o.opening_rounds > 0 && o.opening_players.empty())
+    return absl::InvalidArgumentError("an exploring opening needs at least one opening player");
+  for (const std::string& name : o.opening_players)
+    if (absl::StatusOr<std::unique_ptr<Player>> bot =
+            MakeBot(name, o.variants.front(), 0, o.tables, o.net);
+        !bot.ok())
+      return absl::InvalidArgumentError(
+          absl::StrCat("opening player: ", bot.status().message()));
 
   std::FILE* file = std::fopen(path.c_str(), "wb");
   if (!file)

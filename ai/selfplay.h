@@ -41,6 +41,9 @@ inline constexpr uint32_t kSelfPlayVersion = 1;
 inline constexpr int kSelfPlayHeaderBytes = 32;
 inline constexpr int kSelfPlayTargets = 10;  // win[4], score[4], players, game
 inline constexpr int64_t kMaxSelfPlayGames = 1 << 24;  // the game index is a float32
+// Every turn fills at least one of a sheet's 25 cells (R3.4, R3.5), so no
+// game has more rounds.
+inline constexpr int kMaxOpeningRounds = 25;
 
 struct SelfPlayOptions {
   std::string player = "expert";             // in every seat (MakeBot)
@@ -54,6 +57,14 @@ struct SelfPlayOptions {
   // The features written (ai/neural_features.h); a player's own net may read
   // another: each computes the layout it needs.
   uint32_t layout = 2;
+  // Exploring openings (issue 21 item 6: positions the player's own games
+  // seldom reach): with opening_rounds R > 0, game g's first L rounds, L
+  // drawn from its seed in 1..R, are played by other players, each seat by
+  // one of `opening_players` drawn from the seed, and rows are written only
+  // after them, where `player` takes every seat: the targets are then
+  // the outcomes of `player`'s own play from positions it would not reach.
+  int opening_rounds = 0;
+  std::vector<std::string> opening_players;
   std::function<void(int64_t done, int64_t total)> progress;
 };
 

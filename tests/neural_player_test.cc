@@ -10,6 +10,7 @@
 #include <iterator>
 #include <memory>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -182,6 +183,62 @@ TEST(NeuralSelfPlay, SameSeedSameBytesWhateverTheThreads) {
   EXPECT_EQ(last_game, 69);
 }
 
+// Exploring openings: each game's rows begin at the start of a round L in
+// 1..R (every seat has played L turns), never before, and L varies from game
+// to game; the bytes are still the seed's alone.
+TEST(NeuralSelfPlay, ExploringOpeningsWriteRowsFromARoundStartOn) {
+  ScratchDir dir("neural_selfplay_opening");
+  SelfPlayOptions o;
+  o.player = "greedy";
+  o.players = {2, 3, 4};
+  o.games = 80;
+  o.seed = 9;
+  o.tables = Tables();
+  o.opening_rounds = 6;
+  o.opening_players = {"random", "solitaire"};
+  o.threads = 1;
+  absl::StatusOr<SelfPlaySummary> one = WriteSelfPlay(o, dir.path() + "/one.bin");
+  ASSERT_TRUE(one.ok()) << one.status();
+  o.threads = 2;
+  ASSERT_TRUE(WriteSelfPlay(o, dir.path() + "/two.bin").ok());
+  const std::string a = ReadAll(dir.path() + "/one.bin");
+  EXPECT_EQ(a, ReadAll(dir.path() + "/two.bin"));
+  o.opening_rounds = 0;
+  absl::StatusOr<SelfPlaySummary> plain = WriteSelfPlay(o, dir.path() + "/plain.bin");
+  ASSERT_TRUE(plain.ok());
+  EXPECT_LT(one->rows, plain->rows);  // the openings' turns are not written
+
+  const int K = kNewestFeatureLayout.count(), S = kNewestFeatureLayout.slot_features;
+  const int R = K + kSelfPlayTargets;
+  const uint64_t rows = static_cast<uint64_t>(one->rows);
+  ASSERT_EQ(a.size(), kSelfPlayHeaderBytes + rows * R * sizeof(float));
+  std::vector<float> f(rows * R);
+  std::memcpy(f.data(), a.data() + kSelfPlayHeaderBytes, f.size() * sizeof(float));
+  auto turns = [&](uint64_t r, int slot) {
+    return static_cast<int>(std::lround(f[r * R + slot * S + kTurnsOffset] * 15));
+  };
+  std::set<int> starts;
+  int64_t game = -1;
+  int start = 0;
+  for (uint64_t r = 0; r < rows; ++r) {
+    const float* t = f.data() + r * R + K;
+    const int n = static_cast<int>(t[8]);
+    double shares = 0;
+    for (int s = 0; s < n; ++s) shares += t[s];
+    EXPECT_NEAR(shares, 1, 1e-6);
+    if (static_cast<int64_t>(t[9]) != game) {  // a game's first row: a round's start
+      game = static_cast<int64_t>(t[9]);
+      start = turns(r, 0);
+      for (int s = 1; s < n; ++s) EXPECT_EQ(turns(r, s), start) << "game " << game;
+      EXPECT_GE(start, 1);
+      EXPECT_LE(start, 6);
+      starts.insert(start);
+    }
+    for (int s = 0; s < n; ++s) EXPECT_GE(turns(r, s), start) << "game " << game;
+  }
+  EXPECT_GE(starts.size(), 4u);
+}
+
 TEST(NeuralSelfPlay, BadOptionsAreRefusedWithAReason) {
   ScratchDir dir("neural_selfplay_bad");
   SelfPlayOptions o;
@@ -195,6 +252,15 @@ TEST(NeuralSelfPlay, BadOptionsAreRefusedWithAReason) {
             std::string::npos);
   o.player = "greedy";
   EXPECT_FALSE(WriteSelfPlay(o, dir.path() + "/no/such/dir/x.bin").ok());
+  o.opening_rounds = kMaxOpeningRounds + 1;
+  EXPECT_NE(WriteSelfPlay(o, dir.path() + "/x.bin").status().message().find("opening rounds"),
+            std::string::npos);
+  o.opening_rounds = 3;
+  EXPECT_NE(WriteSelfPlay(o, dir.path() + "/x.bin").status().message().find("opening player"),
+            std::string::npos);
+  o.opening_players = {"nobody"};
+  EXPECT_NE(WriteSelfPlay(o, dir.path() + "/x.bin").status().message().find("unknown bot"),
+            std::string::npos);
 }
 
 // The player's leaf is an incremental update of the position before the

@@ -149,6 +149,8 @@ struct SelfPlayArgs {
   uint64_t seed = 1;
   int threads = 1;
   uint32_t layout = kNewestFeatureLayout.id;
+  int opening_rounds = 0;
+  std::string opening_players = "random,greedy,solitaire,expert";
   size_t table_cache_mb = TableCache::kDefaultCapMegabytes;
 };
 
@@ -178,6 +180,9 @@ void RunSelfPlay(const SelfPlayArgs& a) {
   o.threads = a.threads;
   o.tables = CommandTableCache(a.table_cache_mb);
   o.layout = a.layout;
+  o.opening_rounds = a.opening_rounds;
+  for (absl::string_view part : absl::StrSplit(a.opening_players, ','))
+    o.opening_players.emplace_back(part);
   if (!a.net.empty())
     o.net = std::make_shared<const NeuralNet>(
         OrFail(NeuralNet::Load(a.net, kReadableNetInputs)));
@@ -214,6 +219,14 @@ void AddSelfPlay(CLI::App* neural) {
       ->check(SeedNotNegative());
   c->add_option("--threads", args->threads, "OpenMP threads across games")->default_val(1);
   c->add_option("--net", args->net, "a net file for a player that uses one (default: built in)");
+  c->add_option("--opening-rounds", args->opening_rounds,
+                "exploring openings: each game's first 1..R rounds (drawn per game) played by "
+                "--opening-players, rows only after them (0: none)")
+      ->default_val(0)
+      ->check(CLI::Range(0, kMaxOpeningRounds));
+  c->add_option("--opening-players", args->opening_players,
+                "with --opening-rounds: each seat's opening player, drawn per game and seat")
+      ->default_val("random,greedy,solitaire,expert");
   AddTableCacheOption(c, &args->table_cache_mb);
   c->callback([args] { RunSelfPlay(*args); });
 }
