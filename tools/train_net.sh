@@ -8,7 +8,7 @@
 # from the fourth's weights (the PyTorch trainer).
 #   bash tools/train_net.sh [WORK_DIR]        # default /tmp/penk-train
 # Needs build/penk (bash tools/setup.sh) and Debian's python3-torch, seen by
-# /usr/bin/python3 (apt-get install python3-torch). About 110 minutes on 2
+# /usr/bin/python3 (apt-get install python3-torch). About 116 minutes on 2
 # cores; the data (about 24 GB) stay in WORK_DIR. Writes data/neural.penknet,
 # data/neural_check.json, data/neural_curve.json and docs/neural_curve.svg:
 # rebuild penk afterwards to build the new net in.
